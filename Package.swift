@@ -55,6 +55,13 @@ let package = Package(
             ]
         ),
 
+        /// A real server on loopback and raw HTTP helpers, for the client and server tests.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: ["OnTheMapServer", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/ServerTestSupport"
+        ),
+
         // MARK: - Executables
 
         .executableTarget(
@@ -78,5 +85,10 @@ let package = Package(
 
         .testTarget(name: "OnTheMapModelsTests", dependencies: ["OnTheMapModels"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        .testTarget(name: "APIClientTests", dependencies: ["APIClient", "OnTheMapModels", "ServerTestSupport"]),
+        .testTarget(
+            name: "OnTheMapServerTests",
+            dependencies: ["OnTheMapServer", "ServerTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ]
 )
