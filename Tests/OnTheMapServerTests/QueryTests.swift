@@ -194,19 +194,7 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let storage = try SQLiteStorage(path: server.configuration.databasePath)
-        try await storage.pool.write { db in
-            try db.execute(
-                sql: """
-                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000)
-                    INSERT INTO student_location
-                    SELECT printf('r%09d', i), 'k' || (i % 5000), 'First', 'Last', 'Place', 'https://example.com',
-                           (i % 180) - 90, (i % 360) - 180,
-                           strftime('%Y-%m-%dT%H:%M:%S.000Z', 1400000000 + i * 7, 'unixepoch'),
-                           strftime('%Y-%m-%dT%H:%M:%S.000Z', 1400000000 + ((i * 7919) % 1000000) * 11, 'unixepoch')
-                    FROM n
-                    """)
-            try db.execute(sql: "ANALYZE")
-        }
+        try await storage.fillSynthetic(count: 1_000_000)
         #expect(try await storage.locationCount() == 1_000_000)
         let plan = try await server.database().mainQueryPlan()
         #expect(plan.contains { $0.contains("USING INDEX student_location_updated") }, "\(plan)")
