@@ -69,6 +69,9 @@ final class SQLiteStorage: ServerStorage {
                     );
                     """)
         }
+        migrator.registerMigration("v2-login-failure") { db in
+            try db.execute(sql: Self.loginFailureSchema)
+        }
         try migrator.migrate(pool)
     }
 
