@@ -4,7 +4,7 @@
 # Checks every answer against Docs/openapi.json; exits non-zero on any 5xx, any answer that breaks
 # the schema (status, content type, headers, body), or a session answer without its prefix.
 #
-#   FUZZ_MAX_EXAMPLES  examples per operation and phase (default 40)
+#   FUZZ_MAX_EXAMPLES  examples per operation and phase (default 100)
 #   FUZZ_SEED          schemathesis's random seed (default 1, so a run is repeatable)
 #   FUZZ_TIMEOUT       seconds the whole schemathesis run may take (default 900)
 #   SWIFT_BUILD_FLAGS  e.g. "-c release"
@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SCHEMATHESIS_VERSION=4.32.5
-MAX_EXAMPLES=${FUZZ_MAX_EXAMPLES:-40}
+MAX_EXAMPLES=${FUZZ_MAX_EXAMPLES:-100}
 SEED=${FUZZ_SEED:-1}
 TIMEOUT=${FUZZ_TIMEOUT:-900}
 VENV=.build-venv

@@ -58,8 +58,9 @@ SCHEMAS = {
         "properties": {
             "objectId": {"type": "string", "minLength": 1},
             **{name: STRING_FIELD for name in TEXT_FIELDS},
-            "latitude": {"type": "number", "minimum": -90, "maximum": 90},
-            "longitude": {"type": "number", "minimum": -180, "maximum": 180},
+            "latitude": {"type": "number", "description": "−90…90 on every row the API created; a row from an "
+                         "old dump may hold any number (clients skip it)."},
+            "longitude": {"type": "number", "description": "−180…180 on every row the API created; see latitude."},
             "createdAt": {"type": "string", "format": "date-time"},
             "updatedAt": {"type": "string", "format": "date-time"},
         },

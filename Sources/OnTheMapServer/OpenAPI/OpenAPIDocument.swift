@@ -1785,13 +1785,11 @@ enum OpenAPIDocument {
           },
           "latitude": {
             "type": "number",
-            "minimum": -90,
-            "maximum": 90
+            "description": "−90…90 on every row the API created; a row from an old dump may hold any number (clients skip it)."
           },
           "longitude": {
             "type": "number",
-            "minimum": -180,
-            "maximum": 180
+            "description": "−180…180 on every row the API created; see latitude."
           },
           "createdAt": {
             "type": "string",
