@@ -61,6 +61,46 @@ def rings_of(spatial_polygons):
     return rings
 
 
+def rings_of_coastline(spatial_lines):
+    """Land rings from coastlines. Nearly all are closed already; the pieces cut at the
+    antimeridian are chained end to start and then closed along the meridian. Unlike the
+    admin-0 country polygons, these leave bays (San Francisco Bay) open as water."""
+    lines = []
+    for feature in spatial_lines.lines:
+        for line in feature.Lines:
+            points = []
+            for lon, lat in line.coords:
+                point = (int(round(float(lon) * 100)), int(round(float(lat) * 100)))
+                if not points or points[-1] != point:
+                    points.append(point)
+            lines.append(points)
+    closed = [l for l in lines if l[0] == l[-1]]
+    pieces = [l for l in lines if l[0] != l[-1]]
+    starts = {}
+    for i, piece in enumerate(pieces):
+        starts.setdefault(piece[0], []).append(i)
+    used = set()
+    for i, piece in enumerate(pieces):
+        if i in used:
+            continue
+        used.add(i)
+        ring = list(piece)
+        while ring[-1] != ring[0]:
+            following = [j for j in starts.get(ring[-1], []) if j not in used]
+            if not following:
+                break
+            used.add(following[0])
+            ring += pieces[following[0]][1:]
+        closed.append(ring)
+    rings = []
+    for ring in closed:
+        if ring[0] == ring[-1]:
+            ring = ring[:-1]
+        if len(ring) >= 3:
+            rings.append(ring)
+    return rings
+
+
 def encode_rings(rings):
     """Little-endian: u32 ring count; per ring u32 vertex count then int16 lon, lat pairs."""
     out = bytearray(struct.pack("<I", len(rings)))
@@ -291,6 +331,7 @@ def main():
     index = rdb_index(args.rdata_dir)
     countries110 = rdb_object(args.rdata_dir, index, "countries110")
     countries50 = rdb_object(args.rdata_dir, index, "countries50")
+    coastline50 = rdb_object(args.rdata_dir, index, "coastline50")
     states50 = rdb_object(args.rdata_dir, index, "states50")
 
     map_dir = os.path.join(args.out_root, "Sources", "WorldMap", "Generated")
@@ -298,12 +339,13 @@ def main():
     os.makedirs(map_dir, exist_ok=True)
     os.makedirs(geo_dir, exist_ok=True)
 
-    for scale, source in (("110", countries110), ("50", countries50)):
-        rings = rings_of(source)
+    sources = (("110", rings_of(countries110), "admin-0 countries"),
+               ("50", rings_of_coastline(coastline50), "coastlines closed into land rings"))
+    for scale, rings, kind in sources:
         payload = encode_rings(rings)
         swift_base64_file(
             os.path.join(map_dir, f"Land{scale}m.swift"),
-            f"Natural Earth 1:{scale}m admin-0 countries (public domain): "
+            f"Natural Earth 1:{scale}m {kind} (public domain): "
             f"{len(rings)} rings, {sum(map(len, rings))} vertices, lon/lat x 100 as int16.",
             f"land{scale}mBase64", payload)
         print(f"land {scale}m: {len(rings)} rings, {sum(map(len, rings))} vertices, "
