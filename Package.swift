@@ -1,0 +1,82 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "onthemap",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "onthemap", targets: ["onthemap"]),
+        .executable(name: "onthemap-server", targets: ["onthemap-server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    ],
+    targets: [
+        // MARK: - Shared
+
+        /// Wire models shared by the client and the server.
+        .target(name: "OnTheMapModels"),
+
+        /// Cleans network text for terminals and measures it in columns.
+        .target(name: "SafeText"),
+
+        // MARK: - Client
+
+        /// The one API client: URLSession + Codable, both dialects, typed errors.
+        .target(name: "APIClient", dependencies: ["OnTheMapModels"]),
+
+        // MARK: - Map and geocoder
+
+        /// The Geocoder protocol and its implementations.
+        .target(name: "Geo"),
+
+        // MARK: - Server
+
+        /// Udacity-style session/users and Parse-style StudentLocation endpoints over a storage protocol.
+        .target(
+            name: "OnTheMapServer",
+            dependencies: [
+                "OnTheMapModels",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // MARK: - Executables
+
+        .executableTarget(
+            name: "onthemap",
+            dependencies: [
+                "APIClient", "Geo", "OnTheMapModels", "OnTheMapServer", "SafeText",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "onthemap-server",
+            dependencies: [
+                "OnTheMapServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: - Tests
+
+        .testTarget(name: "OnTheMapModelsTests", dependencies: ["OnTheMapModels"]),
+        .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+    ]
+)

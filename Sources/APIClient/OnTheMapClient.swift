@@ -1,0 +1,244 @@
+import Foundation
+import OnTheMapModels
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The live client: Foundation `URLSession` over HTTP, `Codable` bodies, both dialects.
+///
+/// Cookies are kept per client (not in the shared cookie store), so two clients in one process
+/// — tests, or the app and its embedded server — never see each other's sessions.
+public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
+    public let configuration: APIConfiguration
+    private let urlSession: URLSession
+    private let endpoint: Endpoint
+    private let state = NSLock()
+    private var session: UserSession?
+    private var xsrfToken: String?
+
+    public init(configuration: APIConfiguration) {
+        self.configuration = configuration
+        endpoint = Endpoint(dialect: configuration.dialect)
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.httpShouldSetCookies = false
+        sessionConfiguration.httpCookieAcceptPolicy = .never
+        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        urlSession = URLSession(configuration: sessionConfiguration)
+    }
+
+    deinit { urlSession.finishTasksAndInvalidate() }
+
+    /// The session of the logged-in user, if any.
+    public var currentSession: UserSession? {
+        state.withLock { session }
+    }
+
+    // MARK: Session and users
+
+    public func logIn(email: String, password: String) async throws(APIError) -> UserSession {
+        let body = try encode(SessionRequest(username: email, password: password))
+        let (data, response) = try await send("POST", endpoint.session, body: body)
+        let payload = XSSIPrefix.strip(data)
+        guard response.statusCode == 200 else {
+            throw sessionError(status: response.statusCode, payload: payload)
+        }
+        let answer: SessionResponse = try decode(payload)
+        let newSession = UserSession(
+            accountKey: answer.account.key, sessionID: answer.session.id, expiration: answer.session.expiration)
+        let token = Self.cookie(named: "XSRF-TOKEN", in: response)
+        state.withLock {
+            session = newSession
+            xsrfToken = token
+        }
+        return newSession
+    }
+
+    public func signUp(_ request: SignUpRequest) async throws(APIError) -> UserSession {
+        let (data, response) = try await send("POST", endpoint.users, body: try encode(request))
+        let payload = XSSIPrefix.strip(data)
+        guard (200..<300).contains(response.statusCode) else {
+            throw sessionError(status: response.statusCode, payload: payload, credentialsAreWrongOn403: false)
+        }
+        let answer: SessionResponse = try decode(payload)
+        let newSession = UserSession(
+            accountKey: answer.account.key, sessionID: answer.session.id, expiration: answer.session.expiration)
+        let token = Self.cookie(named: "XSRF-TOKEN", in: response)
+        state.withLock {
+            session = newSession
+            xsrfToken = token
+        }
+        return newSession
+    }
+
+    public func logOut() async throws(APIError) {
+        let (current, token) = state.withLock { (session, xsrfToken) }
+        var headers: [String: String] = [:]
+        if let token {
+            headers["X-XSRF-TOKEN"] = token
+            headers["Cookie"] = "XSRF-TOKEN=\(token)"
+        }
+        if let current { headers["Authorization"] = "Bearer \(current.sessionID)" }
+        let (data, response) = try await send("DELETE", endpoint.session, headers: headers)
+        // Forget the session whatever the server said: the user asked to leave.
+        state.withLock {
+            session = nil
+            xsrfToken = nil
+        }
+        guard response.statusCode == 200 else {
+            throw sessionError(status: response.statusCode, payload: XSSIPrefix.strip(data), credentialsAreWrongOn403: false)
+        }
+    }
+
+    public func publicUser(key: String) async throws(APIError) -> PublicUser {
+        let (data, response) = try await send("GET", endpoint.user(key))
+        let payload = XSSIPrefix.strip(data)
+        guard response.statusCode == 200 else {
+            throw sessionError(status: response.statusCode, payload: payload, credentialsAreWrongOn403: false)
+        }
+        switch configuration.dialect {
+        case .v1: return try decode(payload)
+        case .legacy: return (try decode(payload) as WrappedPublicUser).user
+        }
+    }
+
+    // MARK: StudentLocation
+
+    public func locations(_ query: LocationQuery) async throws(APIError) -> StudentLocationList {
+        var items: [(String, String)] = [("limit", String(query.limit)), ("skip", String(query.skip)), ("order", query.order)]
+        if let whereClause = query.whereClause {
+            items.append(("where", String(decoding: try encode(whereClause), as: UTF8.self)))
+        }
+        let data = try await locationRequest("GET", endpoint.studentLocation, query: items)
+        do {
+            return try StudentLocationList.decode(data)
+        } catch {
+            throw .unreadableResponse(detail: "StudentLocation list: \(error)")
+        }
+    }
+
+    public func locations(ofUser key: String) async throws(APIError) -> [StudentInformation] {
+        var items: [(String, String)] = [("order", "-updatedAt")]
+        switch configuration.dialect {
+        case .v1: items.append(("uniqueKey", key))
+        case .legacy:
+            let clause = JSONValue.object(["uniqueKey": .string(key)])
+            items.append(("where", String(decoding: try encode(clause), as: UTF8.self)))
+        }
+        let data = try await locationRequest("GET", endpoint.studentLocation, query: items)
+        do {
+            return try StudentLocationList.decode(data).locations
+        } catch {
+            throw .unreadableResponse(detail: "StudentLocation list: \(error)")
+        }
+    }
+
+    public func createLocation(_ location: NewStudentLocation) async throws(APIError) -> CreatedLocation {
+        let data = try await locationRequest("POST", endpoint.studentLocation, body: try encode(location))
+        return try decode(data)
+    }
+
+    public func updateLocation(objectId: String, with location: NewStudentLocation) async throws(APIError)
+        -> UpdatedLocation
+    {
+        let data = try await locationRequest("PUT", endpoint.studentLocation(objectId), body: try encode(location))
+        return try decode(data)
+    }
+
+    // MARK: Plumbing
+
+    /// A StudentLocation request: Parse headers, the session as a bearer token, no prefix to strip.
+    private func locationRequest(
+        _ method: String, _ path: String, query: [(String, String)] = [], body: Data? = nil
+    ) async throws(APIError) -> Data {
+        var headers: [String: String] = [:]
+        if let id = configuration.parseApplicationID { headers["X-Parse-Application-Id"] = id }
+        if let key = configuration.parseRESTAPIKey { headers["X-Parse-REST-API-Key"] = key }
+        if let current = currentSession { headers["Authorization"] = "Bearer \(current.sessionID)" }
+        let (data, response) = try await send(method, path, query: query, headers: headers, body: body)
+        guard (200..<300).contains(response.statusCode) else {
+            throw Self.error(status: response.statusCode, message: Self.message(in: data))
+        }
+        return data
+    }
+
+    private func send(
+        _ method: String, _ path: String, query: [(String, String)] = [], headers: [String: String] = [:],
+        body: Data? = nil
+    ) async throws(APIError) -> (Data, HTTPURLResponse) {
+        var text = configuration.baseURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        text += path
+        if !query.isEmpty { text += "?" + QueryString.encode(query) }
+        guard let url = URL(string: text) else {
+            throw .unreadableResponse(detail: "bad URL \(text)")
+        }
+        var request = URLRequest(url: url, timeoutInterval: configuration.timeout)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body
+        do {
+            let (data, response) = try await urlSession.data(for: request)
+            guard let http = response as? HTTPURLResponse else {
+                throw APIError.unreadableResponse(detail: "not an HTTP response")
+            }
+            return (data, http)
+        } catch let error as APIError {
+            throw error
+        } catch let error as URLError where error.code == .timedOut {
+            throw .timedOut(server: configuration.serverDescription)
+        } catch {
+            throw .cannotReachServer(server: configuration.serverDescription)
+        }
+    }
+
+    private func sessionError(status: Int, payload: Data, credentialsAreWrongOn403: Bool = true) -> APIError {
+        let message = (try? JSONDecoder().decode(UdacityErrorBody.self, from: payload))?.error ?? Self.message(in: payload)
+        if status == 403 && credentialsAreWrongOn403 {
+            return .invalidCredentials(message: message)
+        }
+        return Self.error(status: status, message: message)
+    }
+
+    private static func error(status: Int, message: String) -> APIError {
+        status >= 500 ? .serverError(status: status, message: message) : .refused(status: status, message: message)
+    }
+
+    /// The `error` text of a JSON error body, or a short plain-text excerpt.
+    private static func message(in data: Data) -> String {
+        if let body = try? JSONDecoder().decode(JSONValue.self, from: XSSIPrefix.strip(data)),
+            let message = body["error"]?.stringValue
+        {
+            return message
+        }
+        let text = String(decoding: data.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? "no reason given" : text
+    }
+
+    private static func cookie(named name: String, in response: HTTPURLResponse) -> String? {
+        guard let url = response.url else { return nil }
+        let fields = response.allHeaderFields.reduce(into: [String: String]()) { result, pair in
+            if let key = pair.key as? String, let value = pair.value as? String { result[key] = value }
+        }
+        return HTTPCookie.cookies(withResponseHeaderFields: fields, for: url).first { $0.name == name }?.value
+    }
+
+    private func encode(_ value: some Encodable) throws(APIError) -> Data {
+        do {
+            return try JSONEncoder().encode(value)
+        } catch {
+            throw .unreadableResponse(detail: "could not encode request: \(error)")
+        }
+    }
+
+    private func decode<T: Decodable>(_ data: Data) throws(APIError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw .unreadableResponse(detail: "\(T.self): \(error)")
+        }
+    }
+}

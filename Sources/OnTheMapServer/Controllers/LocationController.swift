@@ -1,0 +1,111 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OnTheMapModels
+
+/// `StudentLocation`: list, read one, create, update, delete — under every era's path.
+struct LocationController: Sendable {
+    let storage: any ServerStorage
+    let configuration: ServerConfiguration
+    let sessions: SessionAuthority
+
+    /// Registers the routes under `path` (`/v1/StudentLocation`, `/parse/classes/StudentLocation`, …).
+    func register(on router: Router<BasicRequestContext>, path: String, isV1: Bool) {
+        router.get(RouterPath(path)) { request, _ in try await list(request, isV1: isV1) }
+        router.get(RouterPath(path + "/:objectId")) { request, context in
+            try checkParseKeys(request)
+            let id = try context.parameters.require("objectId")
+            guard let row = try await storage.location(objectId: id) else { throw APIFailure.objectNotFound() }
+            var json = LocationJSON()
+            json.write(row, keys: nil)
+            return JSONResponse.raw(json.bytes)
+        }
+        router.post(RouterPath(path)) { request, _ in try await create(request, path: path) }
+        router.put(RouterPath(path + "/:objectId")) { request, context in
+            try await update(request, objectId: try context.parameters.require("objectId"))
+        }
+        router.delete(RouterPath(path + "/:objectId")) { request, context in
+            try await delete(request, objectId: try context.parameters.require("objectId"))
+        }
+    }
+
+    private func list(_ request: Request, isV1: Bool) async throws -> Response {
+        try checkParseKeys(request)
+        let query = try ListQuery.parse(
+            RawQuery.parse(request.uri.query), defaultLimit: configuration.defaultLimit, maxLimit: configuration.maxLimit,
+            allowUniqueKeyParameter: isV1)
+        let (rows, count) = try await storage.locations(query)
+        var json = LocationJSON(capacity: rows.count * 280 + 32)
+        json.writeList(rows, count: count, keys: query.keys)
+        return JSONResponse.raw(json.bytes)
+    }
+
+    private func create(_ request: Request, path: String) async throws -> Response {
+        try checkParseKeys(request)
+        var request = request
+        let owner = try await writer(request)
+        let body = try await request.jsonBody(limit: configuration.maxBodyBytes, invalid: .invalidJSON())
+        let changes = try LocationBody.changes(from: body, isCreate: true, maxStringBytes: configuration.maxStringBytes)
+        if let owner, changes.uniqueKey != owner {
+            throw APIFailure.forbidden("You can only post locations for your own account (uniqueKey \(owner)).")
+        }
+        let now = WireDate.string(from: Date())
+        let row = StoredLocation(
+            objectId: RandomID.alphanumeric(10), uniqueKey: changes.uniqueKey, firstName: changes.firstName,
+            lastName: changes.lastName, mapString: changes.mapString, mediaURL: changes.mediaURL,
+            latitude: changes.latitude, longitude: changes.longitude, createdAt: now, updatedAt: now)
+        try await storage.insert(row)
+        var headers = HTTPFields()
+        headers[.location] = Self.absoluteLocation(of: request, path: path + "/" + row.objectId)
+        return JSONResponse.make(status: .created, CreatedLocation(createdAt: now, objectId: row.objectId), headers: headers)
+    }
+
+    private func update(_ request: Request, objectId: String) async throws -> Response {
+        try checkParseKeys(request)
+        var request = request
+        let owner = try await writer(request)
+        let body = try await request.jsonBody(limit: configuration.maxBodyBytes, invalid: .invalidJSON())
+        let changes = try LocationBody.changes(from: body, isCreate: false, maxStringBytes: configuration.maxStringBytes)
+        if let owner, let key = changes.uniqueKey, key != owner {
+            throw APIFailure.forbidden("You cannot give a location to another account.")
+        }
+        let now = WireDate.string(from: Date())
+        switch try await storage.update(objectId: objectId, changes: changes, updatedAt: now, owner: owner) {
+        case .done: return JSONResponse.make(UpdatedLocation(updatedAt: now))
+        case .notFound: throw APIFailure.objectNotFound()
+        case .notOwner: throw APIFailure.forbidden("This location belongs to another account.")
+        }
+    }
+
+    private func delete(_ request: Request, objectId: String) async throws -> Response {
+        try checkParseKeys(request)
+        let owner = try await writer(request)
+        switch try await storage.delete(objectId: objectId, owner: owner) {
+        case .done: return JSONResponse.raw(Array("{}".utf8))
+        case .notFound: throw APIFailure.objectNotFound()
+        case .notOwner: throw APIFailure.forbidden("This location belongs to another account.")
+        }
+    }
+
+    /// The account key a write must belong to, or `nil` when writes are open to all.
+    private func writer(_ request: Request) async throws -> String? {
+        if configuration.openWrites { return nil }
+        guard let token = request.bearerToken, let session = try await sessions.session(id: token) else {
+            throw APIFailure.invalidSession()
+        }
+        return session.accountKey
+    }
+
+    private func checkParseKeys(_ request: Request) throws {
+        guard let applicationID = configuration.parseApplicationID, let restKey = configuration.parseRESTAPIKey else { return }
+        guard request.headers[.parseApplicationID] == applicationID, request.headers[.parseRESTAPIKey] == restKey else {
+            throw APIFailure.unauthorized()
+        }
+    }
+
+    /// `http://host:port/<path>` from the request's Host header (Parse answered with absolute URLs).
+    static func absoluteLocation(of request: Request, path: String) -> String {
+        guard let host = request.head.authority else { return path }
+        return "http://\(host)\(path)"
+    }
+}

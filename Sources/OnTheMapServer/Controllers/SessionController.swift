@@ -1,0 +1,127 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OnTheMapModels
+
+/// The Udacity-style session and users endpoints, every answer behind the `)]}'` prefix.
+struct SessionController: Sendable {
+    let storage: any ServerStorage
+    let configuration: ServerConfiguration
+    let sessions: SessionAuthority
+
+    /// Registers the routes under `prefix` (`/v1` flat users, `/api` wrapped users).
+    func register(on router: Router<BasicRequestContext>, prefix: String, wrapsUser: Bool) {
+        router.post(RouterPath(prefix + "/session")) { request, _ in try await logIn(request) }
+        router.delete(RouterPath(prefix + "/session")) { request, _ in try await logOut(request) }
+        router.post(RouterPath(prefix + "/users")) { request, _ in try await signUp(request) }
+        router.get(RouterPath(prefix + "/users/:key")) { request, context in
+            try await user(request, key: try context.parameters.require("key"), wrapped: wrapsUser)
+        }
+    }
+
+    private func logIn(_ request: Request) async throws -> Response {
+        var request = request
+        let body = try await request.jsonBody(
+            limit: configuration.maxBodyBytes, invalid: .udacity(.badRequest, "The request body is not valid JSON."))
+        guard case .object(let fields) = body else {
+            throw APIFailure.udacity(.badRequest, "Did not specify exactly one credential.")
+        }
+        let credentials = ["udacity", "facebook_mobile"].filter { fields[$0] != nil }
+        guard credentials.count == 1 else { throw APIFailure.udacity(.badRequest, "Did not specify exactly one credential.") }
+        guard credentials[0] == "udacity" else {
+            throw APIFailure.udacity(.badRequest, "Facebook login is not available on this server.")
+        }
+        guard case .string(let username) = fields["udacity"]?["username"] else {
+            throw APIFailure.udacity(.badRequest, "trails.Error 400: Missing parameter 'username'", parameter: "udacity.username")
+        }
+        guard case .string(let password) = fields["udacity"]?["password"] else {
+            throw APIFailure.udacity(.badRequest, "trails.Error 400: Missing parameter 'password'", parameter: "udacity.password")
+        }
+        guard username.utf8.count <= 254, password.utf8.count <= 1024,
+            let account = try await sessions.verify(email: username, password: password)
+        else {
+            throw APIFailure.udacity(.forbidden, "Account not found or invalid credentials.")
+        }
+        return try await sessionResponse(for: account, status: .ok)
+    }
+
+    private func sessionResponse(for account: Account, status: HTTPResponse.Status) async throws -> Response {
+        let session = try await sessions.openSession(for: account)
+        var headers = HTTPFields()
+        headers[.setCookie] = "XSRF-TOKEN=\(session.xsrfToken); Path=/; SameSite=Lax"
+        let expiration = WireDate.microsecondString(from: Date(timeIntervalSince1970: session.expiresAt))
+        return JSONResponse.make(
+            status: status,
+            SessionResponse(
+                account: .init(registered: true, key: account.key), session: .init(id: session.id, expiration: expiration)),
+            prefixed: true, headers: headers)
+    }
+
+    /// Logs out the session named by a bearer token, or by the XSRF cookie when the
+    /// `X-XSRF-TOKEN` header repeats it (what the original clients send).
+    private func logOut(_ request: Request) async throws -> Response {
+        var session: StoredSession?
+        if let token = request.bearerToken {
+            session = try await sessions.session(id: token)
+        }
+        if session == nil {
+            guard let header = request.headers[.xsrfToken], let cookie = request.cookie("XSRF-TOKEN") else {
+                throw APIFailure.udacity(.forbidden, "No session: send the XSRF-TOKEN cookie and the X-XSRF-TOKEN header.")
+            }
+            guard header == cookie else { throw APIFailure.udacity(.forbidden, "The X-XSRF-TOKEN header does not match the cookie.") }
+            session = try await sessions.session(xsrfToken: cookie)
+        }
+        guard let session else { throw APIFailure.udacity(.forbidden, "No such session, or it has expired.") }
+        try await storage.deleteSession(id: session.id)
+        var headers = HTTPFields()
+        headers[.setCookie] = "XSRF-TOKEN=; Path=/; Max-Age=0; SameSite=Lax"
+        let expiration = WireDate.microsecondString(from: Date(timeIntervalSince1970: session.expiresAt))
+        return JSONResponse.make(
+            DeleteSessionResponse(session: .init(id: session.id, expiration: expiration)), prefixed: true, headers: headers)
+    }
+
+    /// `POST /users`: creates an account and logs into it (201, same body as a login).
+    private func signUp(_ request: Request) async throws -> Response {
+        var request = request
+        let body = try await request.jsonBody(
+            limit: configuration.maxBodyBytes, invalid: .udacity(.badRequest, "The request body is not valid JSON."))
+        func field(_ name: String) throws -> String {
+            guard case .string(let text) = body[name] else {
+                throw APIFailure.udacity(.badRequest, "Missing parameter '\(name)'", parameter: name)
+            }
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let email = try field("email")
+        let firstName = try field("first_name")
+        let lastName = try field("last_name")
+        guard case .string(let password) = body["password"] else {
+            throw APIFailure.udacity(.badRequest, "Missing parameter 'password'", parameter: "password")
+        }
+        if let problem = SessionAuthority.emailProblem(email) { throw APIFailure.udacity(.badRequest, problem, parameter: "email") }
+        if let problem = SessionAuthority.passwordProblem(password) {
+            throw APIFailure.udacity(.badRequest, problem, parameter: "password")
+        }
+        for (name, value) in [("first_name", firstName), ("last_name", lastName)]
+        where value.isEmpty || value.utf8.count > configuration.maxStringBytes {
+            throw APIFailure.udacity(.badRequest, "Enter a \(name.replacingOccurrences(of: "_", with: " ")).", parameter: name)
+        }
+        do {
+            let account = try await sessions.createAccount(email: email, password: password, firstName: firstName, lastName: lastName)
+            return try await sessionResponse(for: account, status: .created)
+        } catch StorageError.duplicateEmail {
+            throw APIFailure.udacity(.conflict, "An account with this email already exists.", parameter: "email")
+        }
+    }
+
+    /// Public data of a user; the email only to that user's own session.
+    private func user(_ request: Request, key: String, wrapped: Bool) async throws -> Response {
+        guard let account = try await storage.account(key: key) else {
+            throw APIFailure.udacity(.notFound, "User not found.")
+        }
+        var user = PublicUser(key: account.key, firstName: account.firstName, lastName: account.lastName, nickname: account.firstName)
+        if let token = request.bearerToken, let session = try await sessions.session(id: token), session.accountKey == key {
+            user.email = .init(address: account.email, verified: true)
+        }
+        return wrapped ? JSONResponse.make(WrappedPublicUser(user: user), prefixed: true) : JSONResponse.make(user, prefixed: true)
+    }
+}

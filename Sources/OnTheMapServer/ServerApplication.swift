@@ -1,0 +1,65 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import OnTheMapModels
+
+/// Builds the server: storage, routes, and a Hummingbird application around them.
+public enum ServerApplication {
+    /// The router with every endpoint of the wire contract, in all its eras' paths.
+    static func buildRouter(storage: any ServerStorage, configuration: ServerConfiguration) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: ErrorShieldMiddleware())
+        let sessions = SessionAuthority(storage: storage, configuration: configuration)
+        let sessionController = SessionController(storage: storage, configuration: configuration, sessions: sessions)
+        sessionController.register(on: router, prefix: "/v1", wrapsUser: false)
+        sessionController.register(on: router, prefix: "/api", wrapsUser: true)
+        let locations = LocationController(storage: storage, configuration: configuration, sessions: sessions)
+        locations.register(on: router, path: "/v1/StudentLocation", isV1: true)
+        locations.register(on: router, path: "/parse/classes/StudentLocation", isV1: false)
+        locations.register(on: router, path: "/1/classes/StudentLocation", isV1: false)
+        router.get("/healthz") { _, _ in
+            _ = try await storage.locationCount()
+            return JSONResponse.raw(Array(#"{"status":"ok"}"#.utf8))
+        }
+        return router
+    }
+
+    /// Opens the SQLite database at the configured path and migrates it.
+    static func openStorage(_ configuration: ServerConfiguration) async throws -> SQLiteStorage {
+        let storage = try SQLiteStorage(path: configuration.databasePath)
+        try await storage.migrate()
+        return storage
+    }
+
+    /// An application ready to `run()` or `runService()`.
+    /// - Parameter onRunning: called with the bound port once the server listens.
+    public static func build(
+        configuration: ServerConfiguration, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws -> some ApplicationProtocol {
+        let storage = try await openStorage(configuration)
+        let router = buildRouter(storage: storage, configuration: configuration)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+}
+
+/// Turns any error that is not already an HTTP answer into a 500 with no internals in it
+/// (no stack trace, no SQL), and logs the detail.
+struct ErrorShieldMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            throw error
+        } catch {
+            context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            return JSONResponse.make(status: .internalServerError, ["code": "1", "error": "internal server error"])
+        }
+    }
+}

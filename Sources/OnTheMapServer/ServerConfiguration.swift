@@ -1,0 +1,56 @@
+import Foundation
+
+/// How an `onthemap-server` runs: where it listens, where it stores, and its policies.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    /// 0 picks a free port (the embedded default).
+    public var port: Int
+    /// The SQLite file.
+    public var databasePath: String
+    /// When both are set, StudentLocation requests must carry them (`X-Parse-Application-Id`,
+    /// `X-Parse-REST-API-Key`) or get 403 `{"error":"unauthorized"}`.
+    public var parseApplicationID: String?
+    public var parseRESTAPIKey: String?
+    /// The original public read/write: anyone may POST/PUT any row (for old clients).
+    public var openWrites: Bool
+    public var defaultLimit: Int
+    public var maxLimit: Int
+    /// Seconds a session lives.
+    public var sessionLifetime: TimeInterval
+    /// bcrypt cost for new passwords (10 or more).
+    public var bcryptCost: UInt8
+    public var maxBodyBytes: Int
+    public var maxStringBytes: Int
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, databasePath: String = ServerConfiguration.defaultDatabasePath(),
+        parseApplicationID: String? = nil, parseRESTAPIKey: String? = nil, openWrites: Bool = false,
+        defaultLimit: Int = 100, maxLimit: Int = 1000, sessionLifetime: TimeInterval = 30 * 86_400,
+        bcryptCost: UInt8 = 10, maxBodyBytes: Int = 64 * 1024, maxStringBytes: Int = 1024
+    ) {
+        self.host = host
+        self.port = port
+        self.databasePath = databasePath
+        self.parseApplicationID = parseApplicationID
+        self.parseRESTAPIKey = parseRESTAPIKey
+        self.openWrites = openWrites
+        self.defaultLimit = defaultLimit
+        self.maxLimit = maxLimit
+        self.sessionLifetime = sessionLifetime
+        self.bcryptCost = bcryptCost
+        self.maxBodyBytes = maxBodyBytes
+        self.maxStringBytes = maxStringBytes
+    }
+
+    /// `$XDG_DATA_HOME/onthemap/<name>` (default `~/.local/share/onthemap/<name>`).
+    public static func defaultDatabasePath(name: String = "server.sqlite") -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let base: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        }
+        return base + "/onthemap/" + name
+    }
+}

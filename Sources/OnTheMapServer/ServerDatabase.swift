@@ -1,0 +1,76 @@
+import Foundation
+import OnTheMapModels
+
+/// Administration of a server's database from the command line: accounts and the demo class.
+public struct ServerDatabase: Sendable {
+    let storage: SQLiteStorage
+    let configuration: ServerConfiguration
+
+    /// Opens (and migrates) the database that `configuration` names.
+    public static func open(_ configuration: ServerConfiguration) async throws -> ServerDatabase {
+        ServerDatabase(storage: try await ServerApplication.openStorage(configuration), configuration: configuration)
+    }
+
+    /// Why an account cannot be created.
+    public enum AccountError: Error, CustomStringConvertible {
+        case invalid(String)
+        case duplicateEmail(String)
+
+        public var description: String {
+            switch self {
+            case .invalid(let message): return message
+            case .duplicateEmail(let email): return "An account with the email \(email) already exists."
+            }
+        }
+    }
+
+    /// Creates an account and returns its key.
+    public func addUser(email: String, password: String, firstName: String, lastName: String) async throws -> String {
+        if let problem = SessionAuthority.emailProblem(email) { throw AccountError.invalid(problem) }
+        if let problem = SessionAuthority.passwordProblem(password) { throw AccountError.invalid(problem) }
+        guard !firstName.isEmpty, !lastName.isEmpty else { throw AccountError.invalid("Enter a first and a last name.") }
+        do {
+            return try await SessionAuthority(storage: storage, configuration: configuration)
+                .createAccount(email: email, password: password, firstName: firstName, lastName: lastName).key
+        } catch StorageError.duplicateEmail {
+            throw AccountError.duplicateEmail(email)
+        }
+    }
+
+    /// What `seedDemo` did.
+    public struct SeedReport: Sendable {
+        public var locationsAdded: Int
+        public var demoAccountCreated: Bool
+        public var demoEmail: String
+        public var demoPassword: String
+    }
+
+    /// Adds the demo class (when the table is empty, unless `force`) and the demo account (when missing).
+    public func seedDemo(force: Bool = false, now: Date = Date()) async throws -> SeedReport {
+        var added = 0
+        let existing = try await storage.locationCount()
+        if force || existing == 0 {
+            let rows = DemoClass.locations(now: now)
+            try await storage.insert(rows)
+            added = rows.count
+        }
+        var created = false
+        if try await storage.account(email: DemoClass.demoEmail) == nil {
+            _ = try await addUser(
+                email: DemoClass.demoEmail, password: DemoClass.demoPassword, firstName: DemoClass.demoFirstName,
+                lastName: DemoClass.demoLastName)
+            created = true
+        }
+        return SeedReport(
+            locationsAdded: added, demoAccountCreated: created, demoEmail: DemoClass.demoEmail,
+            demoPassword: DemoClass.demoPassword)
+    }
+
+    /// How many StudentLocation rows there are.
+    public func locationCount() async throws -> Int { try await storage.locationCount() }
+
+    /// SQLite's plan for the app's main query, `limit=100&order=-updatedAt` (for Docs and tests).
+    public func mainQueryPlan() async throws -> [String] {
+        try await storage.queryPlan(ListQuery(order: [.init(field: .updatedAt, descending: true)], limit: 100))
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import GRDB
+
+/// The default storage: one SQLite file in WAL mode through a GRDB `DatabasePool`
+/// (many concurrent readers, one writer).
+///
+/// Durability: `synchronous=FULL`, so a write that was answered survives a crash of the process
+/// and of the machine (WAL is synced at every commit).
+final class SQLiteStorage: ServerStorage {
+    let pool: DatabasePool
+
+    /// Opens (creating folders and file as needed) the database at `path`.
+    init(path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            db.add(function: SQLiteStorage.regexpFunction)
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+    }
+
+    /// `onthemap_regexp(text, pattern, options)`: 1 when `text` matches (Parse `$regex`).
+    private static let regexpFunction = DatabaseFunction("onthemap_regexp", argumentCount: 3, pure: true) { values in
+        guard let text = String.fromDatabaseValue(values[0]), let pattern = String.fromDatabaseValue(values[1]) else {
+            return false
+        }
+        let options = String.fromDatabaseValue(values[2]) ?? ""
+        guard let expression = try? NSRegularExpression(pattern: pattern, options: RegexOptions.parse(options)) else {
+            return false
+        }
+        return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    func migrate() async throws {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE student_location (
+                        object_id TEXT PRIMARY KEY NOT NULL,
+                        unique_key TEXT,
+                        first_name TEXT,
+                        last_name TEXT,
+                        map_string TEXT,
+                        media_url TEXT,
+                        latitude REAL,
+                        longitude REAL,
+                        created_at TEXT NOT NULL,
+                        updated_at TEXT NOT NULL
+                    );
+                    CREATE INDEX student_location_updated ON student_location (updated_at, object_id);
+                    CREATE INDEX student_location_unique_key ON student_location (unique_key, updated_at);
+                    CREATE TABLE account (
+                        key TEXT PRIMARY KEY NOT NULL,
+                        email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                        password_hash TEXT NOT NULL,
+                        first_name TEXT NOT NULL,
+                        last_name TEXT NOT NULL,
+                        created_at TEXT NOT NULL
+                    );
+                    CREATE TABLE session (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        account_key TEXT NOT NULL REFERENCES account(key) ON DELETE CASCADE,
+                        xsrf_token TEXT NOT NULL UNIQUE,
+                        expires_at REAL NOT NULL
+                    );
+                    """)
+        }
+        try migrator.migrate(pool)
+    }
+
+    // MARK: Locations
+
+    static let columns = LocationField.allCases.map(\.column).joined(separator: ", ")
+
+    func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
+        var compiler = SQLCompiler()
+        let condition = compiler.condition(query.predicate)
+        let binds = compiler.binds
+        let sql = "SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT ? OFFSET ?"
+        return try await pool.read { db in
+            let arguments = StatementArguments(binds.map(\.databaseValue) + [query.limit.databaseValue, query.skip.databaseValue])
+            let rows = query.limit == 0 ? [] : try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.location(from:))
+            var count: Int?
+            if query.includeCount {
+                count = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM student_location WHERE \(condition)",
+                    arguments: StatementArguments(binds.map(\.databaseValue)))
+            }
+            return (rows, count)
+        }
+    }
+
+    func location(objectId: String) async throws -> StoredLocation? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM student_location WHERE object_id = ?", arguments: [objectId])
+                .map(Self.location(from:))
+        }
+    }
+
+    func insert(_ location: StoredLocation) async throws {
+        try await insert([location])
+    }
+
+    func insert(_ locations: [StoredLocation]) async throws {
+        try await pool.write { db in
+            let statement = try db.makeStatement(
+                sql: "INSERT INTO student_location (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            for location in locations {
+                try statement.execute(arguments: [
+                    location.objectId, location.uniqueKey, location.firstName, location.lastName, location.mapString,
+                    location.mediaURL, location.latitude, location.longitude, location.createdAt, location.updatedAt,
+                ])
+            }
+        }
+    }
+
+    func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome {
+        try await pool.write { db in
+            guard let current = try String?.fetchOne(
+                db, sql: "SELECT unique_key FROM student_location WHERE object_id = ?", arguments: [objectId])
+            else { return .notFound }
+            if let owner, current != owner { return .notOwner }
+            var assignments = ["updated_at = ?"]
+            var arguments: [(any DatabaseValueConvertible)?] = [updatedAt]
+            func set(_ field: LocationField, _ value: (any DatabaseValueConvertible)?) {
+                guard let value else { return }
+                assignments.append("\(field.column) = ?")
+                arguments.append(value)
+            }
+            set(.uniqueKey, changes.uniqueKey)
+            set(.firstName, changes.firstName)
+            set(.lastName, changes.lastName)
+            set(.mapString, changes.mapString)
+            set(.mediaURL, changes.mediaURL)
+            set(.latitude, changes.latitude)
+            set(.longitude, changes.longitude)
+            arguments.append(objectId)
+            try db.execute(
+                sql: "UPDATE student_location SET \(assignments.joined(separator: ", ")) WHERE object_id = ?",
+                arguments: StatementArguments(arguments))
+            return .done
+        }
+    }
+
+    func delete(objectId: String, owner: String?) async throws -> WriteOutcome {
+        try await pool.write { db in
+            guard let current = try String?.fetchOne(
+                db, sql: "SELECT unique_key FROM student_location WHERE object_id = ?", arguments: [objectId])
+            else { return .notFound }
+            if let owner, current != owner { return .notOwner }
+            try db.execute(sql: "DELETE FROM student_location WHERE object_id = ?", arguments: [objectId])
+            return .done
+        }
+    }
+
+    func locationCount() async throws -> Int {
+        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM student_location") ?? 0 }
+    }
+
+    /// The query plan SQLite chooses for `query` (for the documentation and its test).
+    func queryPlan(_ query: ListQuery) async throws -> [String] {
+        var compiler = SQLCompiler()
+        let condition = compiler.condition(query.predicate)
+        let binds = compiler.binds
+        let sql = "EXPLAIN QUERY PLAN SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT ? OFFSET ?"
+        return try await pool.read { db in
+            let arguments = StatementArguments(binds.map(\.databaseValue) + [query.limit.databaseValue, query.skip.databaseValue])
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { $0["detail"] as String? ?? "" }
+        }
+    }
+
+    private static func location(from row: Row) -> StoredLocation {
+        StoredLocation(
+            objectId: row[0], uniqueKey: row[1], firstName: row[2], lastName: row[3], mapString: row[4], mediaURL: row[5],
+            latitude: row[6], longitude: row[7], createdAt: row[8], updatedAt: row[9])
+    }
+
+    // MARK: Accounts and sessions
+
+    func insert(_ account: Account) async throws {
+        do {
+            try await pool.write { db in
+                try db.execute(
+                    sql: "INSERT INTO account (key, email, password_hash, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [account.key, account.email, account.passwordHash, account.firstName, account.lastName, account.createdAt])
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw StorageError.duplicateEmail
+        }
+    }
+
+    func account(email: String) async throws -> Account? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM account WHERE email = ?", arguments: [email]).map(Self.account(from:))
+        }
+    }
+
+    func account(key: String) async throws -> Account? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM account WHERE key = ?", arguments: [key]).map(Self.account(from:))
+        }
+    }
+
+    private static func account(from row: Row) -> Account {
+        Account(
+            key: row["key"], email: row["email"], passwordHash: row["password_hash"], firstName: row["first_name"],
+            lastName: row["last_name"], createdAt: row["created_at"])
+    }
+
+    func insert(_ session: StoredSession) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM session WHERE expires_at < ?", arguments: [Date().timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT INTO session (id, account_key, xsrf_token, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [session.id, session.accountKey, session.xsrfToken, session.expiresAt])
+        }
+    }
+
+    func session(id: String, now: Double) async throws -> StoredSession? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ? AND expires_at > ?", arguments: [id, now])
+                .map(Self.session(from:))
+        }
+    }
+
+    func session(xsrfToken: String, now: Double) async throws -> StoredSession? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM session WHERE xsrf_token = ? AND expires_at > ?", arguments: [xsrfToken, now])
+                .map(Self.session(from:))
+        }
+    }
+
+    func deleteSession(id: String) async throws {
+        try await pool.write { db in try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id]) }
+    }
+
+    private static func session(from row: Row) -> StoredSession {
+        StoredSession(id: row["id"], accountKey: row["account_key"], xsrfToken: row["xsrf_token"], expiresAt: row["expires_at"])
+    }
+}
+
+extension SQLValue {
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case .integer(let value): return value.databaseValue
+        case .real(let value): return value.databaseValue
+        case .text(let value): return value.databaseValue
+        }
+    }
+}

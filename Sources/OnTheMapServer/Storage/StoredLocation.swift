@@ -1,0 +1,57 @@
+/// A StudentLocation row as stored. Client fields are optional: old dumps had missing ones, and
+/// a row with broken coordinates may be held (it is served as it is; clients skip it).
+struct StoredLocation: Sendable, Hashable {
+    var objectId: String
+    var uniqueKey: String?
+    var firstName: String?
+    var lastName: String?
+    var mapString: String?
+    var mediaURL: String?
+    var latitude: Double?
+    var longitude: Double?
+    /// ISO-8601 with milliseconds; in this fixed format text order is time order.
+    var createdAt: String
+    var updatedAt: String
+}
+
+/// A change to the client fields of a row: only the fields present are written.
+struct LocationChanges: Sendable, Hashable {
+    var uniqueKey: String?
+    var firstName: String?
+    var lastName: String?
+    var mapString: String?
+    var mediaURL: String?
+    var latitude: Double?
+    var longitude: Double?
+}
+
+/// An account that can log in.
+struct Account: Sendable, Hashable {
+    var key: String
+    var email: String
+    var passwordHash: String
+    var firstName: String
+    var lastName: String
+    var createdAt: String
+}
+
+/// A live login session.
+struct StoredSession: Sendable, Hashable {
+    var id: String
+    var accountKey: String
+    var xsrfToken: String
+    /// Seconds since 1970.
+    var expiresAt: Double
+}
+
+/// Outcome of a write that may be refused for ownership.
+enum WriteOutcome: Sendable, Equatable {
+    case done
+    case notFound
+    case notOwner
+}
+
+/// Why storage refused a write.
+enum StorageError: Error, Equatable {
+    case duplicateEmail
+}

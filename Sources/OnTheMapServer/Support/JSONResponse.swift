@@ -1,0 +1,28 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import OnTheMapModels
+
+/// Builds JSON responses, with the `)]}'` prefix where the session API had it.
+enum JSONResponse {
+    static func make(
+        status: HTTPResponse.Status = .ok, _ value: some Encodable, prefixed: Bool = false,
+        headers: HTTPFields = [:]
+    ) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return raw(status: status, data, prefixed: prefixed, headers: headers)
+    }
+
+    static func raw(status: HTTPResponse.Status = .ok, _ data: some Collection<UInt8>, prefixed: Bool = false, headers: HTTPFields = [:]) -> Response {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(data.count + 5)
+        if prefixed { buffer.writeBytes(XSSIPrefix.bytes) }
+        buffer.writeBytes(data)
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: buffer))
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import Logging
+import OnTheMapServer
+
+/// `onthemap-server`: the wire-compatible On the Map server and its administration.
+@main
+struct OnTheMapServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "onthemap-server",
+        abstract: "A server that speaks the Udacity session API and the Parse StudentLocation API.",
+        subcommands: [Serve.self, User.self, Seed.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// Where the database is; shared by every subcommand.
+struct DatabaseOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The SQLite file.", valueName: "path"))
+    var database: String = ServerConfiguration.defaultDatabasePath()
+}
+
+extension OnTheMapServerCommand {
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Serve the API over HTTP.")
+
+        @Option(help: "The address to listen on.") var host = "127.0.0.1"
+        @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "Require this X-Parse-Application-Id on StudentLocation requests.") var parseAppId: String?
+        @Option(help: "Require this X-Parse-REST-API-Key on StudentLocation requests.") var parseRestKey: String?
+        @Flag(help: "Let anyone create and change any location, as the original service did (for old clients).")
+        var openWrites = false
+        @Option(help: "The largest page a list request may ask for.") var maxLimit = 1000
+        @Option(help: "Hours a login session lasts.") var sessionHours = 720.0
+        @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+
+        func validate() throws {
+            if (parseAppId == nil) != (parseRestKey == nil) {
+                throw ValidationError("Give both --parse-app-id and --parse-rest-key, or neither.")
+            }
+            guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+            guard maxLimit >= 1 else { throw ValidationError("--max-limit must be at least 1.") }
+            guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel).") }
+        }
+
+        func run() async throws {
+            var logger = Logger(label: "onthemap-server")
+            logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+            let configuration = ServerConfiguration(
+                host: host, port: port, databasePath: database.database, parseApplicationID: parseAppId,
+                parseRESTAPIKey: parseRestKey, openWrites: openWrites, maxLimit: maxLimit,
+                sessionLifetime: sessionHours * 3600)
+            let serverLogger = logger
+            let application = try await ServerApplication.build(configuration: configuration, logger: logger) { port in
+                serverLogger.notice("onthemap-server listening on http://\(configuration.host):\(port) (database \(configuration.databasePath))")
+            }
+            try await application.runService()
+        }
+    }
+
+    struct User: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Manage accounts.", subcommands: [Add.self])
+
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Create an account and print its key.")
+
+            @Option var email: String
+            @Option var password: String
+            @Option var firstName: String
+            @Option var lastName: String
+            @OptionGroup var database: DatabaseOptions
+
+            func run() async throws {
+                let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+                do {
+                    print(try await db.addUser(email: email, password: password, firstName: firstName, lastName: lastName))
+                } catch let error as ServerDatabase.AccountError {
+                    throw ValidationError(error.description)
+                }
+            }
+        }
+    }
+
+    struct Seed: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Fill the database with sample data.")
+
+        @Flag(help: "Add the demo class and the demo account.") var demo = false
+        @Flag(help: "Add the demo class even when the database already has locations.") var force = false
+        @OptionGroup var database: DatabaseOptions
+
+        func validate() throws {
+            guard demo else { throw ValidationError("Say what to seed: --demo.") }
+        }
+
+        func run() async throws {
+            let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+            let report = try await db.seedDemo(force: force)
+            print("Added \(report.locationsAdded) locations" + (report.locationsAdded == 0 ? " (the database already had some; --force adds them anyway)." : "."))
+            print("Demo account: \(report.demoEmail) / \(report.demoPassword)" + (report.demoAccountCreated ? " (created)" : " (already there)"))
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import APIClient
+import ArgumentParser
+import Foundation
+import OnTheMapModels
+import SafeText
+
+/// `onthemap list`: the most recent locations, newest first, as a table, JSON or CSV.
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Print the most recent locations, newest first.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, csv }
+
+    @OptionGroup var serverOptions: ServerOptions
+    @Option(help: "How many locations.") var limit = 100
+    @Option(help: "table, json or csv.") var format: Format = .table
+
+    func validate() throws {
+        guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000.") }
+    }
+
+    func run() async throws {
+        let connection: Connection
+        do {
+            connection = try await serverOptions.connect()
+        } catch let failure as CommandFailure {
+            throw Self.fail(failure.description)
+        }
+        let result: Result<StudentLocationList, APIError>
+        do {
+            result = .success(try await connection.client.recentLocations(count: limit))
+        } catch {
+            result = .failure(error)
+        }
+        await connection.close()
+        switch result {
+        case .failure(let error):
+            throw Self.fail(error.userMessage)
+        case .success(let list):
+            if list.skipped > 0 {
+                FileHandle.standardError.write(
+                    Data("onthemap: skipped \(list.skipped) row\(list.skipped == 1 ? "" : "s") with unusable data (no objectId, or no valid coordinates).\n".utf8))
+            }
+            let output: String =
+                switch format {
+                case .table: LocationFormatter.table(list.locations)
+                case .json: try LocationFormatter.json(list.locations)
+                case .csv: LocationFormatter.csv(list.locations)
+                }
+            FileHandle.standardOutput.write(Data(output.utf8))
+        }
+    }
+}

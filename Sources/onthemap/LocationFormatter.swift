@@ -1,0 +1,88 @@
+import Foundation
+import OnTheMapModels
+import SafeText
+
+/// The output formats of `onthemap list`.
+enum LocationFormatter {
+    /// JSON: an array of records with the wire field names. Escaping makes it terminal-safe.
+    static func json(_ locations: [StudentInformation]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // JSONEncoder escapes C0 controls but leaves C1 controls and bidi overrides raw. Escaping
+        // them (rather than cleaning the fields) keeps the data exact and the output terminal-safe.
+        let text = String(decoding: try encoder.encode(locations), as: UTF8.self)
+        return escapeTerminalControls(text) + "\n"
+    }
+
+    /// CSV (RFC 4180), text cleaned, and cells that a spreadsheet would run as a formula quoted with `'`.
+    static func csv(_ locations: [StudentInformation]) -> String {
+        var lines = ["objectId,uniqueKey,firstName,lastName,mapString,mediaURL,latitude,longitude,createdAt,updatedAt"]
+        for location in locations {
+            let fields = [
+                location.objectId, location.uniqueKey, location.firstName, location.lastName, location.mapString,
+                location.mediaURL,
+            ].map(csvCell) + [
+                String(location.latitude), String(location.longitude),
+                location.createdAt.map(WireDate.string(from:)) ?? "", location.updatedAt.map(WireDate.string(from:)) ?? "",
+            ]
+            lines.append(fields.joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// A fixed-width table for people: updated, name, place, link.
+    static func table(_ locations: [StudentInformation], now: Date = Date()) -> String {
+        var lines = [row("UPDATED", "NAME", "PLACE", "LINK")]
+        for location in locations {
+            lines.append(
+                row(
+                    location.updatedAt.map { RelativeAge.text(from: $0, now: now) } ?? "–",
+                    SafeText.clean(location.fullName), SafeText.clean(location.mapString), SafeText.clean(location.mediaURL)))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func row(_ updated: String, _ name: String, _ place: String, _ link: String) -> String {
+        SafeText.pad(updated, toWidth: 14) + "  " + SafeText.pad(name, toWidth: 24) + "  " + SafeText.pad(place, toWidth: 28)
+            + "  " + SafeText.truncate(link, toWidth: 50)
+    }
+
+    private static func csvCell(_ raw: String) -> String {
+        var text = SafeText.clean(raw)
+        if let first = text.first, "=+-@".contains(first) { text = "'" + text }
+        if text.contains(where: { $0 == "," || $0 == "\"" }) {
+            return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        return text
+    }
+
+    /// `\u{…}` escapes for C1 controls, DEL and bidi controls inside JSON text.
+    private static func escapeTerminalControls(_ json: String) -> String {
+        var output = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            let value = scalar.value
+            if value == 0x7F || (0x80..<0xA0).contains(value) || (0x202A...0x202E).contains(value)
+                || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F || value == 0x061C
+            {
+                output.append(contentsOf: String(format: "\\u%04x", value).unicodeScalars)
+            } else {
+                output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+}
+
+/// "5 min ago", "3 h ago", "2 days ago".
+enum RelativeAge {
+    static func text(from date: Date, now: Date) -> String {
+        let seconds = max(0, now.timeIntervalSince(date))
+        switch seconds {
+        case ..<60: return "just now"
+        case ..<3600: return "\(Int(seconds / 60)) min ago"
+        case ..<86_400: return "\(Int(seconds / 3600)) h ago"
+        case ..<(86_400 * 60): return "\(Int(seconds / 86_400)) day\(Int(seconds / 86_400) == 1 ? "" : "s") ago"
+        default: return "\(Int(seconds / (86_400 * 30))) months ago"
+        }
+    }
+}

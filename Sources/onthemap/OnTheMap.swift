@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// `onthemap`: where your classmates study, in the terminal.
+@main
+struct OnTheMap: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "onthemap",
+        abstract: "See where your classmates study, open their links, and post your own place.",
+        discussion: """
+            With no --server (and no ONTHEMAP_SERVER), onthemap starts its own server on 127.0.0.1 \
+            with a demo class, so everything works offline.
+            """,
+        subcommands: [ListCommand.self])
+}

@@ -1,0 +1,79 @@
+import APIClient
+import ArgumentParser
+import Foundation
+import Logging
+import OnTheMapServer
+
+extension APIDialect: ExpressibleByArgument {}
+
+/// `--server` and `--dialect`, shared by every command that talks to a server.
+struct ServerOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The server's URL (default: $ONTHEMAP_SERVER, else a built-in server with a demo class).", valueName: "url"))
+    var server: String?
+
+    @Option(help: "The API generation the server speaks: v1 or legacy (/api + /parse).")
+    var dialect: APIDialect = .v1
+
+    /// The server URL given on the command line or in the environment, if any.
+    var configuredServer: String? {
+        if let server, !server.isEmpty { return server }
+        if let environment = ProcessInfo.processInfo.environment["ONTHEMAP_SERVER"], !environment.isEmpty { return environment }
+        return nil
+    }
+
+    func validate() throws {
+        if let text = configuredServer {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                url.host != nil
+            else {
+                throw ValidationError("The server must be an http:// or https:// URL, not “\(text)”.")
+            }
+        }
+    }
+
+    /// A client for the configured server, or for an embedded one started now.
+    func connect() async throws -> Connection {
+        if let text = configuredServer, let url = URL(string: text) {
+            return Connection(client: OnTheMapClient(configuration: APIConfiguration(baseURL: url, dialect: dialect)), embedded: nil)
+        }
+        var logger = Logger(label: "onthemap.embedded-server")
+        logger.logLevel = .critical
+        let configuration = ServerConfiguration(port: 0, databasePath: ServerConfiguration.defaultDatabasePath(name: "demo.sqlite"))
+        let embedded: EmbeddedServer
+        do {
+            embedded = try await EmbeddedServer.start(configuration: configuration, logger: logger)
+        } catch {
+            throw CommandFailure("could not start the built-in server (\(configuration.databasePath)): \(error)")
+        }
+        let client = OnTheMapClient(configuration: APIConfiguration(baseURL: embedded.baseURL, dialect: dialect))
+        return Connection(client: client, embedded: embedded)
+    }
+}
+
+/// A client and, on the embedded default, the server it talks to.
+struct Connection {
+    let client: OnTheMapClient
+    let embedded: EmbeddedServer?
+
+    /// Stops the embedded server, if any.
+    func close() async {
+        await embedded?.stop()
+    }
+}
+
+/// A failure that ends a command with one line on stderr and exit status 1 — never a stack trace.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) { self.description = description }
+}
+
+extension ParsableCommand {
+    /// Prints `message` to stderr as `onthemap: message` and exits with status 1.
+    static func fail(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("onthemap: \(message)\n".utf8))
+        return ExitCode(1)
+    }
+}
