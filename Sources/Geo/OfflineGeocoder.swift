@@ -105,7 +105,8 @@ public struct OfflineGeocoder: Geocoder {
 
     /// Cities named `key` that pass every qualifier (each through its first reading that keeps
     /// any city), primary names first by population; an alternate name wins only for a city
-    /// at least 50 times bigger (and a million people) than the biggest primary match.
+    /// at least 50 times bigger (and a million people) than the biggest primary match, and
+    /// small alternates are dropped when a primary name matched.
     func rankedCities(_ key: String, qualifiers: [[Qualifier]]) -> [GazetteerCity] {
         let matches = gazetteer.cityMatches(key: key)
         guard !matches.isEmpty else { return [] }
@@ -133,7 +134,9 @@ public struct OfflineGeocoder: Geocoder {
         {
             return alternate + primary
         }
-        return primary + alternate
+        // Alternate names give false hits (Parys lists "Paris"): beside primary matches keep
+        // only alternates that are big cities.
+        return primary + (primary.isEmpty ? alternate : alternate.filter { $0.population >= 1_000_000 })
     }
 
     private func result(_ cities: [GazetteerCity], address: Bool) -> GeocodeResult? {

@@ -52,3 +52,12 @@ public struct MapFrame: Sendable {
         return best.map { pins[$0.index] }
     }
 }
+
+extension MapFrame {
+    /// The cell the pin at `index` of `pins` is drawn in, or nil when it is off screen.
+    public func cell(ofPinAt index: Int) -> (column: Int, row: Int)? {
+        guard index >= 0, index < pinCells.count, pinCells[index] >= 0 else { return nil }
+        let cell = Int(pinCells[index])
+        return (cell % grid.width, cell / grid.width)
+    }
+}
