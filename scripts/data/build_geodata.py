@@ -280,7 +280,7 @@ def build_gazetteer(countries50, states50):
                 code = match["code"]
         lon, lat = (float(v) for v in feature.labpt)
         region = region_of_rings(feature_rings(feature))
-        keys = [k for k in {fold(name), fold(code) if iso == "US" else ""} if k]
+        keys = [k for k in (fold(name), fold(code) if iso == "US" else "") if k]
         alt = row["name_alt"]
         if isinstance(alt, str) and alt != "<NA>":
             keys += [fold(a) for a in alt.split("|") if fold(a)]
