@@ -47,7 +47,8 @@ struct LandRasterizer {
                 guard maxLon >= region.minLongitude, minLon <= region.maxLongitude else { continue }
                 let shiftX = originX + Double(offset) * scale
                 addRing(
-                    land, ring, shiftX: shiftX, originY: originY, scale: (scale, scaleY), lastRow: lastRow, into: &crossings)
+                    land, ring, shiftX: shiftX, originY: originY, scale: (scale, scaleY), lastRow: lastRow,
+                    into: &crossings)
                 // Islands smaller than a dot still get one dot.
                 let spanX = Double(Int(box.1) - Int(box.0)) * scale
                 let spanY = Double(Int(box.3) - Int(box.2)) * scaleY

@@ -35,7 +35,9 @@ func pins(_ count: Int) -> [MapPin] {
         return Double(seed >> 11) / Double(1 << 53)
     }
     return (0..<count).map { i in
-        MapPin(id: "pin-\(i)", latitude: next() * 140 - 60, longitude: next() * 360 - 180, style: i == 0 ? .selected : .normal)
+        MapPin(
+            id: "pin-\(i)", latitude: next() * 140 - 60, longitude: next() * 360 - 180,
+            style: i == 0 ? .selected : .normal)
     }
 }
 
@@ -85,19 +87,31 @@ let load = medianMilliseconds(runs: 20) { Gazetteer().cityCount }
 
 func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 
-figures.append(Figure(name: "200x60 Braille world frame, 100 pins (median)", value: frame100.median, unit: "ms", budget: 2))
-figures.append(Figure(name: "200x60 Braille world frame, 100,000 pins (median)", value: frame100k.median, unit: "ms", budget: 20))
-figures.append(Figure(name: "200x60 Braille SF Bay frame (1:50m), 100 pins (median)", value: frameBay.median, unit: "ms", budget: 5))
-figures.append(Figure(name: "one offline geocode (median of \(queries.count) mixed queries)", value: geocode.median / Double(queries.count), unit: "ms", budget: 1))
+figures.append(
+    Figure(name: "200x60 Braille world frame, 100 pins (median)", value: frame100.median, unit: "ms", budget: 2))
+figures.append(
+    Figure(name: "200x60 Braille world frame, 100,000 pins (median)", value: frame100k.median, unit: "ms", budget: 20))
+figures.append(
+    Figure(
+        name: "200x60 Braille SF Bay frame (1:50m), 100 pins (median)", value: frameBay.median, unit: "ms", budget: 5))
+figures.append(
+    Figure(
+        name: "one offline geocode (median of \(queries.count) mixed queries)",
+        value: geocode.median / Double(queries.count), unit: "ms", budget: 1))
 figures.append(Figure(name: "gazetteer load (median of 20)", value: load.median, unit: "ms", budget: 50))
 figures.append(Figure(name: "gazetteer first load (one run)", value: ms(gazetteerFirstLoad), unit: "ms", budget: 50))
 figures.append(Figure(name: "map data decode, 110m + 50m (one run)", value: ms(landLoad), unit: "ms", budget: 50))
-figures.append(Figure(name: "map data + gazetteer resident memory", value: Double(resident) / 1024, unit: "MB", budget: 20))
+figures.append(
+    Figure(name: "map data + gazetteer resident memory", value: Double(resident) / 1024, unit: "MB", budget: 20))
 
 print("| figure | value | budget | |")
 print("|---|---:|---:|---|")
 for f in figures {
-    print("| \(f.name) | \(String(format: "%.3f", f.value)) \(f.unit) | ≤ \(f.budget.formatted()) \(f.unit) | \(f.ok ? "ok" : "OVER") |")
+    print(
+        "| \(f.name) | \(String(format: "%.3f", f.value)) \(f.unit) | ≤ \(f.budget.formatted()) \(f.unit) | \(f.ok ? "ok" : "OVER") |"
+    )
 }
-print("(land: \(coarse.vertexCount) + \(detailed.vertexCount) vertices; gazetteer: \(shared.cityCount) cities; checksums \(frame100.checksum &+ frame100k.checksum &+ frameBay.checksum &+ geocode.checksum &+ load.checksum))")
+print(
+    "(land: \(coarse.vertexCount) + \(detailed.vertexCount) vertices; gazetteer: \(shared.cityCount) cities; checksums \(frame100.checksum &+ frame100k.checksum &+ frameBay.checksum &+ geocode.checksum &+ load.checksum))"
+)
 exit(figures.allSatisfy(\.ok) ? 0 : 1)

@@ -19,7 +19,8 @@ struct GeocoderOptions: ParsableArguments {
 
     func validate() throws {
         if let text = geocoderURL {
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                ["http", "https"].contains(scheme),
                 url.host != nil
             else { throw ValidationError("The geocoder URL must be an http:// or https:// URL, not “\(text)”.") }
         }
@@ -36,6 +37,7 @@ struct GeocoderOptions: ParsableArguments {
         guard let url = URL(string: geocoderURL ?? service.defaultBaseURL) else {
             throw ValidationError("The geocoder URL is not valid.")
         }
-        return OnlineGeocoder(service: service, settings: OnlineGeocoderSettings(baseURL: url, userAgent: geocoderUserAgent))
+        return OnlineGeocoder(
+            service: service, settings: OnlineGeocoderSettings(baseURL: url, userAgent: geocoderUserAgent))
     }
 }

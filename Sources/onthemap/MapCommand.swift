@@ -1,7 +1,7 @@
 import APIClient
-import OnTheMapModels
 import ArgumentParser
 import Foundation
+import OnTheMapModels
 import WorldMap
 
 /// `onthemap map`: the 100 most recent locations as pins on a world map, printed to stdout.

@@ -27,9 +27,13 @@ enum MapRendering {
         var footer = "\(locations.count) location\(locations.count == 1 ? "" : "s")"
         if shown < locations.count { footer += ", \(locations.count - shown) outside this view" }
         footer += " · zoom \(viewport.zoom.formatted()) · land: Natural Earth · o one pin, 2–9/+ several"
-        if mode == .ascii { footer = footer.replacingOccurrences(of: "·", with: "-").replacingOccurrences(of: "–", with: "-") }
-        return frame.grid.lines.map { line in line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
-            .joined(separator: "\n") + "\n" + footer + "\n"
+        if mode == .ascii {
+            footer = footer.replacingOccurrences(of: "·", with: "-").replacingOccurrences(of: "–", with: "-")
+        }
+        return frame.grid.lines.map { line in
+            line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        .joined(separator: "\n") + "\n" + footer + "\n"
     }
 
     /// "LAT,LON" as a coordinate, or nil when it is not one.
@@ -45,7 +49,9 @@ enum MapRendering {
     static func size(width: Int?, height: Int?) -> (width: Int, height: Int) {
         var terminal: (Int, Int)?
         var size = winsize()
-        if isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 2 {
+        if isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0,
+            size.ws_row > 2
+        {
             terminal = (Int(size.ws_col), Int(size.ws_row) - 2)
         }
         return (width ?? terminal?.0 ?? 160, height ?? terminal?.1 ?? 48)

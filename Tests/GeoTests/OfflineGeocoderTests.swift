@@ -39,13 +39,21 @@ let placeTable: [PlaceCase] = [
     PlaceCase(query: "Cambridge, MA", latitude: 42.3751, longitude: -71.10561, precision: .city),
     PlaceCase(query: "Cambridge, UK", latitude: 52.2, longitude: 0.11667, precision: .city),
     // Street addresses resolve to their city
-    PlaceCase(query: "1600 Amphitheatre Pkwy, Mountain View, CA", latitude: 37.386052, longitude: -122.083851, precision: .address),
-    PlaceCase(query: "1600 Amphitheatre Parkway, Mountain View, CA 94043, USA", latitude: 37.386052, longitude: -122.083851, precision: .address),
-    PlaceCase(query: "1600 Amphitheatre Parkway Mountain View CA 94043", latitude: 37.386052, longitude: -122.083851, precision: .address),
-    PlaceCase(query: "1 Infinite Loop, Cupertino, CA 95014", latitude: 37.32300, longitude: -122.03218, precision: .address),
+    PlaceCase(
+        query: "1600 Amphitheatre Pkwy, Mountain View, CA", latitude: 37.386052, longitude: -122.083851,
+        precision: .address),
+    PlaceCase(
+        query: "1600 Amphitheatre Parkway, Mountain View, CA 94043, USA", latitude: 37.386052, longitude: -122.083851,
+        precision: .address),
+    PlaceCase(
+        query: "1600 Amphitheatre Parkway Mountain View CA 94043", latitude: 37.386052, longitude: -122.083851,
+        precision: .address),
+    PlaceCase(
+        query: "1 Infinite Loop, Cupertino, CA 95014", latitude: 37.32300, longitude: -122.03218, precision: .address),
     PlaceCase(query: "221B Baker Street, London, UK", latitude: 51.50853, longitude: -0.12574, precision: .address),
     PlaceCase(query: "10 Downing Street, London", latitude: 51.50853, longitude: -0.12574, precision: .address),
-    PlaceCase(query: "1 Avenue des Champs-Élysées, Paris, France", latitude: 48.85341, longitude: 2.3488, precision: .address),
+    PlaceCase(
+        query: "1 Avenue des Champs-Élysées, Paris, France", latitude: 48.85341, longitude: 2.3488, precision: .address),
     // "City, ST", "City, State", "City, Country"
     PlaceCase(query: "Paris, TX", latitude: 33.66094, longitude: -95.55551, precision: .city),
     PlaceCase(query: "Portland, OR", latitude: 45.52345, longitude: -122.67621, precision: .city),
@@ -101,7 +109,8 @@ let placeTable: [PlaceCase] = [
 
     @Test(arguments: [
         "asdfghjkl", "qwertyuiop, zzzzzz", "!!!???", "🙂🙂🙂", "12345", "\u{0}\u{1}\u{7}x\u{1B}[2J",
-        String(repeating: "a", count: 10_240), String(repeating: "Paris, ", count: 2_000), "nullundefined", "-", "\u{202E}\u{200B}",
+        String(repeating: "a", count: 10_240), String(repeating: "Paris, ", count: 2_000), "nullundefined", "-",
+        "\u{202E}\u{200B}",
     ])
     func garbageFindsNothing(_ query: String) async {
         await #expect(throws: GeocodeError.self) { try await geocoder.geocode(query) }

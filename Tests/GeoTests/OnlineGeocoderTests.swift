@@ -5,7 +5,9 @@ import Testing
 
 @Suite(.serialized) struct OnlineGeocoderTests {
     func settings(_ server: ReplayServer, interval: Duration = .milliseconds(10)) -> OnlineGeocoderSettings {
-        OnlineGeocoderSettings(baseURL: server.baseURL, userAgent: "onthemap-tests/1.0 (test@example.com)", minimumInterval: interval, timeout: 5)
+        OnlineGeocoderSettings(
+            baseURL: server.baseURL, userAgent: "onthemap-tests/1.0 (test@example.com)", minimumInterval: interval,
+            timeout: 5)
     }
 
     @Test func nominatimAnswersAndIdentifiesItself() async throws {
@@ -22,7 +24,8 @@ import Testing
         let request = try #require(server.requests.first)
         #expect(request.target.hasPrefix("/search?"))
         #expect(request.target.contains("format=jsonv2"))
-        #expect(request.target.contains("q=Mountain%20View,%20CA") || request.target.contains("q=Mountain%20View%2C%20CA"))
+        #expect(
+            request.target.contains("q=Mountain%20View,%20CA") || request.target.contains("q=Mountain%20View%2C%20CA"))
         #expect(request.headers["user-agent"] == "onthemap-tests/1.0 (test@example.com)")
     }
 
@@ -42,7 +45,11 @@ import Testing
         let result = try await geocoder.geocode("Berlin")
         #expect(kilometres((result.best.latitude, result.best.longitude), (52.52437, 13.41053)) < 25)
         #expect(result.best.displayName == "Berlin, Germany")
-        #expect(result.best.region == GeoRegion(minLatitude: 52.3382448, maxLatitude: 52.6755087, minLongitude: 13.088345, maxLongitude: 13.7611609))
+        #expect(
+            result.best.region
+                == GeoRegion(
+                    minLatitude: 52.3382448, maxLatitude: 52.6755087, minLongitude: 13.088345, maxLongitude: 13.7611609)
+        )
         #expect(result.alternatives.first?.displayName == "Berlin, New Hampshire, United States")
         #expect(server.requests.first?.target.hasPrefix("/api?q=Berlin") == true)
     }
@@ -60,7 +67,8 @@ import Testing
     @Test func atMostOneRequestPerInterval() async throws {
         let server = try ReplayServer { _ in (200, RecordedResponses.nominatimMountainView) }
         defer { server.stop() }
-        let geocoder = OnlineGeocoder(service: .nominatim, settings: settings(server, interval: .milliseconds(300)), fallback: nil)
+        let geocoder = OnlineGeocoder(
+            service: .nominatim, settings: settings(server, interval: .milliseconds(300)), fallback: nil)
         await withTaskGroup(of: Void.self) { group in
             for query in ["a place", "another place", "a third place"] {
                 group.addTask { _ = try? await geocoder.geocode(query) }
@@ -97,13 +105,17 @@ import Testing
     }
 
     @Test func nothingFoundIsNotFound() async throws {
-        let server = try ReplayServer { target in target.hasPrefix("/api") ? (200, RecordedResponses.photonEmpty) : (200, RecordedResponses.empty) }
+        let server = try ReplayServer { target in
+            target.hasPrefix("/api") ? (200, RecordedResponses.photonEmpty) : (200, RecordedResponses.empty)
+        }
         defer { server.stop() }
         for service in OnlineGeocoder.Service.allCases {
             let geocoder = OnlineGeocoder(service: service, settings: settings(server))
             await #expect(throws: GeocodeError.notFound(query: "asdfghjkl")) { try await geocoder.geocode("asdfghjkl") }
             await #expect(throws: GeocodeError.empty) { try await geocoder.geocode("  ") }
-            await #expect(throws: GeocodeError.self) { try await geocoder.geocode(String(repeating: "x", count: 10_240)) }
+            await #expect(throws: GeocodeError.self) {
+                try await geocoder.geocode(String(repeating: "x", count: 10_240))
+            }
         }
         #expect(server.requests.count == 2)
     }

@@ -90,7 +90,9 @@ import Testing
         #expect(view.cell(latitude: 37.2, longitude: -122.6) != nil)
         #expect(view.cell(latitude: 38.0, longitude: -121.8) != nil)
         #expect(view.zoom > 50)
-        #expect(MapRenderer().land(for: view).vertexCount > MapRenderer().land(for: .world(width: 80, height: 30)).vertexCount)
+        #expect(
+            MapRenderer().land(for: view).vertexCount
+                > MapRenderer().land(for: .world(width: 80, height: 30)).vertexCount)
     }
 
     @Test func zoomAndPanStayInRange() {

@@ -26,11 +26,14 @@ func render(_ viewport: Viewport, _ mode: MapRenderer.Mode) -> String {
     static let views: [(String, Viewport)] = [
         ("world", Viewport.world(width: 100, height: 30)),
         ("europe", Viewport(width: 80, height: 30, centerLatitude: 50, centerLongitude: 10, zoom: 5)),
-        ("sf-bay", {
-            var view = Viewport(width: 80, height: 30)
-            view.fit(MapRegion(minLatitude: 37.2, maxLatitude: 38.0, minLongitude: -122.6, maxLongitude: -121.8))
-            return view
-        }()),
+        (
+            "sf-bay",
+            {
+                var view = Viewport(width: 80, height: 30)
+                view.fit(MapRegion(minLatitude: 37.2, maxLatitude: 38.0, minLongitude: -122.6, maxLongitude: -121.8))
+                return view
+            }()
+        ),
     ]
 
     @Test(arguments: 0..<3)

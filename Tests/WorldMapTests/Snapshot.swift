@@ -3,7 +3,9 @@ import Testing
 
 /// Compares text with Tests/WorldMapTests/Snapshots/<name>.txt; with SNAPSHOT_RECORD=1 in the
 /// environment it writes the file instead.
-func assertSnapshot(_ text: String, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation) {
+func assertSnapshot(
+    _ text: String, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation
+) {
     let url = URL(fileURLWithPath: filePath).deletingLastPathComponent()
         .appendingPathComponent("Snapshots").appendingPathComponent(name + ".txt")
     let contents = text + "\n"
@@ -16,5 +18,7 @@ func assertSnapshot(_ text: String, named name: String, filePath: String = #file
         Issue.record("missing snapshot \(name).txt; run with SNAPSHOT_RECORD=1", sourceLocation: sourceLocation)
         return
     }
-    #expect(contents == expected, "snapshot \(name) differs; rerun with SNAPSHOT_RECORD=1 if intended", sourceLocation: sourceLocation)
+    #expect(
+        contents == expected, "snapshot \(name) differs; rerun with SNAPSHOT_RECORD=1 if intended",
+        sourceLocation: sourceLocation)
 }

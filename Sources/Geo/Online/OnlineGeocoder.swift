@@ -83,9 +83,13 @@ public struct OnlineGeocoder: Geocoder {
 
     func request(for query: String) -> URLRequest? {
         let path = service == .nominatim ? "search" : "api"
-        guard var components = URLComponents(url: settings.baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
+        guard
+            var components = URLComponents(
+                url: settings.baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         else { return nil }
-        var items = [URLQueryItem(name: "q", value: query), URLQueryItem(name: "limit", value: String(settings.resultLimit))]
+        var items = [
+            URLQueryItem(name: "q", value: query), URLQueryItem(name: "limit", value: String(settings.resultLimit)),
+        ]
         if service == .nominatim { items.append(URLQueryItem(name: "format", value: "jsonv2")) }
         components.queryItems = items
         guard let url = components.url else { return nil }
