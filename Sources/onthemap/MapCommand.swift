@@ -21,6 +21,7 @@ struct MapCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Centre of the view, as LAT,LON.", valueName: "lat,lon")) var center: String?
     @Option(help: "Zoom: 1 shows the world, 2 halves the degrees a character covers, up to 4096.") var zoom: Double = 1
     @Flag(help: "Draw with ASCII instead of Braille.") var ascii = false
+    @Option(help: "Colour: auto (a terminal without NO_COLOR), always or never.") var color: MapColoring.Choice = .auto
 
     func validate() throws {
         if let width, !(10...1000).contains(width) { throw ValidationError("--width must be between 10 and 1000.") }
@@ -55,8 +56,10 @@ struct MapCommand: AsyncParsableCommand {
             let point = center.flatMap(MapRendering.coordinate)
             let text = MapRendering.render(
                 list.locations, width: size.width, height: size.height, center: point, zoom: zoom,
-                mode: ascii ? .ascii : .braille)
+                mode: ascii ? .ascii : .braille, colored: color.enabled)
             FileHandle.standardOutput.write(Data(text.utf8))
         }
     }
 }
+
+extension MapColoring.Choice: ExpressibleByArgument {}

@@ -12,7 +12,7 @@ enum MapRendering {
     /// The map lines plus one footer line, each ending in a newline.
     static func render(
         _ locations: [StudentInformation], width: Int, height: Int, center: (latitude: Double, longitude: Double)?,
-        zoom: Double, mode: MapRenderer.Mode
+        zoom: Double, mode: MapRenderer.Mode, colored: Bool = false
     ) -> String {
         var viewport = Viewport.world(width: width, height: height)
         if let center {
@@ -30,10 +30,11 @@ enum MapRendering {
         if mode == .ascii {
             footer = footer.replacingOccurrences(of: "·", with: "-").replacingOccurrences(of: "–", with: "-")
         }
-        return frame.grid.lines.map { line in
-            line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
-        }
-        .joined(separator: "\n") + "\n" + footer + "\n"
+        let lines =
+            colored
+            ? MapColoring.lines(frame.grid)
+            : frame.grid.lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+        return lines.joined(separator: "\n") + "\n" + footer + "\n"
     }
 
     /// "LAT,LON" as a coordinate, or nil when it is not one.
