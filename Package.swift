@@ -68,6 +68,13 @@ let package = Package(
             ]
         ),
 
+        /// A real server on loopback and raw HTTP helpers, for the client and server tests.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: ["OnTheMapServer", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/ServerTestSupport"
+        ),
+
         // MARK: - Executables
 
         .executableTarget(
@@ -91,5 +98,10 @@ let package = Package(
 
         .testTarget(name: "OnTheMapModelsTests", dependencies: ["OnTheMapModels"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        .testTarget(name: "APIClientTests", dependencies: ["APIClient", "OnTheMapModels", "ServerTestSupport"]),
+        .testTarget(
+            name: "OnTheMapServerTests",
+            dependencies: ["OnTheMapServer", "ServerTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ]
 )
