@@ -59,19 +59,31 @@ public struct OnlineGeocoder: Geocoder {
         let key = NameFolding.fold(trimmed)
         if let cached = await cache.value(for: key) { return cached }
 
-        let placemarks: [Placemark]
+        await limiter.acquire()
+        if let cached = await cache.value(for: key) {
+            await limiter.release()
+            return cached
+        }
+        let exchange: Result<(Data, URLResponse), any Error>
         do {
-            await limiter.waitForTurn()
-            let (data, response) = try await session.data(for: request)
+            exchange = .success(try await session.data(for: request))
+        } catch {
+            exchange = .failure(error)
+        }
+        await limiter.release()
+
+        let placemarks: [Placemark]
+        switch exchange {
+        case .failure:
+            return try await fallBack(trimmed, reason: "is unreachable")
+        case .success(let (data, response)):
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             guard status == 200 else { return try await fallBack(trimmed, reason: "answered HTTP \(status)") }
-            placemarks = try parse(data)
-        } catch let error as GeocodeError {
-            throw error
-        } catch is DecodingError {
-            return try await fallBack(trimmed, reason: "sent an answer that could not be read")
-        } catch {
-            return try await fallBack(trimmed, reason: "is unreachable")
+            do {
+                placemarks = try parse(data)
+            } catch {
+                return try await fallBack(trimmed, reason: "sent an answer that could not be read")
+            }
         }
         guard let best = placemarks.first else { throw .notFound(query: OfflineGeocoder.shortened(trimmed)) }
         let result = GeocodeResult(best: best, alternatives: Array(placemarks.dropFirst()))

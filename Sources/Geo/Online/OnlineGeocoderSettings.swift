@@ -6,7 +6,8 @@ public struct OnlineGeocoderSettings: Sendable, Hashable {
     public var baseURL: URL
     /// Sent with every request; public services require one that identifies the application.
     public var userAgent: String
-    /// The least time between two requests (Nominatim's usage policy: at most 1 request a second).
+    /// The least time from the end of one request to the start of the next, one request at a time
+    /// (Nominatim's usage policy: at most 1 request a second).
     public var minimumInterval: Duration
     /// How long one request may take before the service counts as unreachable.
     public var timeout: TimeInterval

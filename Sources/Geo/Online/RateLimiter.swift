@@ -1,20 +1,37 @@
-/// Spaces calls at least `interval` apart, in the order they ask, across concurrent callers.
+/// Lets one request at a time through, each starting at least `interval` after the previous
+/// one finished, so a service never sees two requests closer than that — in the order callers
+/// asked, across concurrent callers.
 actor RateLimiter {
     private let interval: Duration
     private let clock = ContinuousClock()
-    private var nextSlot: ContinuousClock.Instant?
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var earliestStart: ContinuousClock.Instant?
 
     init(interval: Duration) {
         self.interval = interval
     }
 
-    /// Waits until this caller's turn (reserved at once, so callers never share a slot).
-    func waitForTurn() async {
-        let now = clock.now
-        let slot = max(now, nextSlot ?? now)
-        nextSlot = slot + interval
-        if slot > now {
-            try? await Task.sleep(until: slot, clock: clock)
+    /// Waits for this caller's turn; call `release()` when its request has finished.
+    func acquire() async {
+        if busy {
+            // `release()` hands the turn over without clearing `busy`.
+            await withCheckedContinuation { waiting.append($0) }
+        } else {
+            busy = true
+        }
+        if let earliestStart, earliestStart > clock.now {
+            try? await Task.sleep(until: earliestStart, clock: clock)
+        }
+    }
+
+    /// Ends the current turn and starts the interval before the next one.
+    func release() {
+        earliestStart = clock.now + interval
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
         }
     }
 }
