@@ -7,7 +7,7 @@ extension Gazetteer {
         if let state = state(of: city) { nameParts.append(state.name) }
         if let country = country(code: city.countryCode) { nameParts.append(country.name) }
         // Half the side of the box to zoom to grows with the city's size.
-        let half = city.population >= 1_000_000 ? 0.35 : (city.population >= 100_000 ? 0.2 : 0.1)
+        let half = city.population >= 1_000_000 ? 0.4 : (city.population >= 100_000 ? 0.25 : 0.15)
         let halfLongitude = min(half / max(cos(city.latitude * .pi / 180), 0.2), 5)
         let region = GeoRegion(
             minLatitude: max(-90, city.latitude - half), maxLatitude: min(90, city.latitude + half),

@@ -1,6 +1,7 @@
 import APIClient
 import ArgumentParser
 import Foundation
+import Geo
 import OnTheMapModels
 import WorldMap
 
@@ -20,6 +21,11 @@ struct MapCommand: AsyncParsableCommand {
     @Option(help: "Height in lines (default: the terminal's less two, else 48).") var height: Int?
     @Option(help: ArgumentHelp("Centre of the view, as LAT,LON.", valueName: "lat,lon")) var center: String?
     @Option(help: "Zoom: 1 shows the world, 2 halves the degrees a character covers, up to 4096.") var zoom: Double = 1
+    @Option(
+        help: ArgumentHelp(
+            "Show a place found by the offline geocoder (\"Europe\" is not one; \"France\" or \"Paris\" is).",
+            valueName: "place"))
+    var place: String?
     @Flag(help: "Draw with ASCII instead of Braille.") var ascii = false
     @Option(help: "Colour: auto (a terminal without NO_COLOR), always or never.") var color: MapColoring.Choice = .auto
 
@@ -29,6 +35,7 @@ struct MapCommand: AsyncParsableCommand {
         guard zoom.isFinite, (1...Viewport.maximumZoom).contains(zoom) else {
             throw ValidationError("--zoom must be between 1 and \(Int(Viewport.maximumZoom)).")
         }
+        if center != nil, place != nil { throw ValidationError("Give --center or --place, not both.") }
         if let center, MapRendering.coordinate(center) == nil {
             throw ValidationError("--center must be LAT,LON with -90…90 and -180…180, like 37.4,-122.1.")
         }
@@ -36,6 +43,17 @@ struct MapCommand: AsyncParsableCommand {
 
     func run() async throws {
         let size = MapRendering.size(width: width, height: height)
+        var region: MapRegion?
+        if let place {
+            do {
+                let best = try OfflineGeocoder().resolve(place).best
+                region = MapRegion(
+                    minLatitude: best.region.minLatitude, maxLatitude: best.region.maxLatitude,
+                    minLongitude: best.region.minLongitude, maxLongitude: best.region.maxLongitude)
+            } catch {
+                throw Self.fail(error.userMessage)
+            }
+        }
         let connection: Connection
         do {
             connection = try await serverOptions.connect()
@@ -55,7 +73,7 @@ struct MapCommand: AsyncParsableCommand {
         case .success(let list):
             let point = center.flatMap(MapRendering.coordinate)
             let text = MapRendering.render(
-                list.locations, width: size.width, height: size.height, center: point, zoom: zoom,
+                list.locations, width: size.width, height: size.height, center: point, zoom: zoom, region: region,
                 mode: ascii ? .ascii : .braille, colored: color.enabled)
             FileHandle.standardOutput.write(Data(text.utf8))
         }

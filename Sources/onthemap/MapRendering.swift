@@ -12,10 +12,12 @@ enum MapRendering {
     /// The map lines plus one footer line, each ending in a newline.
     static func render(
         _ locations: [StudentInformation], width: Int, height: Int, center: (latitude: Double, longitude: Double)?,
-        zoom: Double, mode: MapRenderer.Mode, colored: Bool = false
+        zoom: Double, region: MapRegion? = nil, mode: MapRenderer.Mode, colored: Bool = false
     ) -> String {
         var viewport = Viewport.world(width: width, height: height)
-        if let center {
+        if let region {
+            viewport.fit(region)
+        } else if let center {
             viewport = Viewport(
                 width: width, height: height, centerLatitude: center.latitude, centerLongitude: center.longitude,
                 zoom: zoom)
@@ -26,7 +28,8 @@ enum MapRendering {
         let shown = frame.pins.indices.filter { frame.cell(ofPinAt: $0) != nil }.count
         var footer = "\(locations.count) location\(locations.count == 1 ? "" : "s")"
         if shown < locations.count { footer += ", \(locations.count - shown) outside this view" }
-        footer += " · zoom \(viewport.zoom.formatted()) · land: Natural Earth · o one pin, 2–9/+ several"
+        footer +=
+            " · zoom \(String(format: viewport.zoom < 10 ? "%.1f" : "%.0f", viewport.zoom)) · land: Natural Earth · o one pin, 2–9/+ several"
         if mode == .ascii {
             footer = footer.replacingOccurrences(of: "·", with: "-").replacingOccurrences(of: "–", with: "-")
         }
