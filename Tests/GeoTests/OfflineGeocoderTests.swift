@@ -67,6 +67,12 @@ let placeTable: [PlaceCase] = [
     PlaceCase(query: "Vancouver, WA", latitude: 45.63873, longitude: -122.66149, precision: .city),
     PlaceCase(query: "Toronto, Canada", latitude: 43.70011, longitude: -79.4163, precision: .city),
     PlaceCase(query: "Toronto, Ontario", latitude: 43.70011, longitude: -79.4163, precision: .city),
+    PlaceCase(query: "Toronto, ON", latitude: 43.70011, longitude: -79.4163, precision: .city),
+    PlaceCase(query: "Sydney, NSW", latitude: -33.86785, longitude: 151.20732, precision: .city),
+    PlaceCase(query: "Sydney, NS", latitude: 46.1351, longitude: -60.1831, precision: .city),
+    PlaceCase(query: "Perth, WA", latitude: -31.95224, longitude: 115.8614, precision: .city),
+    PlaceCase(query: "Lima, PE", latitude: -12.04318, longitude: -77.02824, precision: .city),
+    PlaceCase(query: "Campinas, SP", latitude: -22.90556, longitude: -47.06083, precision: .city),
     PlaceCase(query: "Mountain View CA", latitude: 37.386052, longitude: -122.083851, precision: .city),
     PlaceCase(query: "san francisco", latitude: 37.77493, longitude: -122.41942, precision: .city),
     // Accents and other spellings

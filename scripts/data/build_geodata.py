@@ -190,6 +190,17 @@ EXTRA_COUNTRY_ALIASES = {
 }
 
 
+# Abbreviations people write after a city where Natural Earth's `postal` differs: Australia's
+# usual state codes, and Brazil's two states it gives as "R.".
+REGION_CODES = {
+    ("AU", "Western Australia"): "WA", ("AU", "Northern Territory"): "NT",
+    ("AU", "South Australia"): "SA", ("AU", "Queensland"): "QLD", ("AU", "Tasmania"): "TAS",
+    ("AU", "Victoria"): "VIC", ("AU", "Australian Capital Territory"): "ACT",
+    ("AU", "Jervis Bay Territory"): "JBT", ("AU", "New South Wales"): "NSW",
+    ("BR", "Acre"): "AC", ("BR", "Rondônia"): "RO",
+}
+
+
 def region_of_rings(rings_lonlat):
     """Bounding box of the ring with the largest area (a country's mainland)."""
     best, best_area = None, -1.0
@@ -204,6 +215,21 @@ def region_of_rings(rings_lonlat):
             best, best_area = ring, area
     lons = [p[0] for p in best]
     lats = [p[1] for p in best]
+    return (min(lats), max(lats), min(lons), max(lons))
+
+
+def region_of_all_rings(rings_lonlat):
+    """Bounding box of every ring of at least 5% of the largest one's area (big islands count:
+    Cape Breton is Nova Scotia; Hawaii's north-western atolls do not), or of the largest ring
+    when that would span the antimeridian."""
+    def area(ring):
+        return abs(sum(ring[i - 1][0] * ring[i][1] - ring[i][0] * ring[i - 1][1] for i in range(len(ring)))) / 2
+    largest = max(area(ring) for ring in rings_lonlat)
+    kept = [ring for ring in rings_lonlat if area(ring) >= 0.05 * largest]
+    lons = [p[0] for ring in kept for p in ring]
+    lats = [p[1] for ring in kept for p in ring]
+    if max(lons) - min(lons) > 180:
+        return region_of_rings(rings_lonlat)
     return (min(lats), max(lats), min(lons), max(lons))
 
 
@@ -273,14 +299,14 @@ def build_gazetteer(countries50, states50):
         iso = str(row["iso_a2"])
         name = clean(row["name"])
         postal = clean(row["postal"]) if isinstance(row["postal"], str) else ""
-        code = postal
+        code = REGION_CODES.get((iso, name), postal)
         if iso == "US":
             match = next((s for s in us_states.values() if s["name"] == name), None)
             if match:
                 code = match["code"]
         lon, lat = (float(v) for v in feature.labpt)
-        region = region_of_rings(feature_rings(feature))
-        keys = [k for k in (fold(name), fold(code) if iso == "US" else "") if k]
+        region = region_of_all_rings(feature_rings(feature))
+        keys = [k for k in (fold(name), fold(code)) if k]
         alt = row["name_alt"]
         if isinstance(alt, str) and alt != "<NA>":
             keys += [fold(a) for a in alt.split("|") if fold(a)]
