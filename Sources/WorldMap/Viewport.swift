@@ -107,6 +107,18 @@ public struct Viewport: Sendable, Hashable {
         center(latitude: centerLatitude, longitude: centerLongitude)
     }
 
+    /// Zooms by a factor keeping the coordinate under a cell-space point where it is on screen
+    /// (mouse-wheel zoom toward the pointer).
+    public mutating func zoom(by factor: Double, aroundColumn column: Double, row: Double) {
+        guard factor.isFinite, factor > 0, column.isFinite, row.isFinite else { return }
+        let anchor = coordinate(column: column, row: row)
+        setZoom(zoom * factor)
+        // Put the anchor back under the same point.
+        let offsetLongitude = (column - Double(width) / 2) * degreesPerColumn
+        let offsetLatitude = (row - Double(height) / 2) * degreesPerRow
+        center(latitude: anchor.latitude + offsetLatitude, longitude: anchor.longitude - offsetLongitude)
+    }
+
     /// Sets the zoom (clamped to 1...maximumZoom), keeping the centre.
     public mutating func setZoom(_ value: Double) {
         guard value.isFinite else { return }

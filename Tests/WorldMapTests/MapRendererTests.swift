@@ -105,6 +105,16 @@ import Testing
         #expect(view.visibleRegion.maxLatitude <= 90.0001)
     }
 
+    @Test func zoomTowardAPointKeepsItInPlace() throws {
+        var view = Viewport(width: 120, height: 40, centerLatitude: 40, centerLongitude: -40, zoom: 4)
+        let before = view.coordinate(column: 30.5, row: 10.5)
+        view.zoom(by: 2, aroundColumn: 30.5, row: 10.5)
+        let after = view.coordinate(column: 30.5, row: 10.5)
+        #expect(view.zoom == 8)
+        #expect(abs(after.latitude - before.latitude) < 1e-9)
+        #expect(abs(after.longitude - before.longitude) < 1e-9)
+    }
+
     @Test func hostileInputNeverCrashes() {
         var view = Viewport(width: -5, height: 0, centerLatitude: .nan, centerLongitude: .infinity, zoom: .nan)
         view.zoom(by: .nan)
