@@ -98,6 +98,7 @@ let package = Package(
 
         .testTarget(name: "OnTheMapModelsTests", dependencies: ["OnTheMapModels"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        .testTarget(name: "OnTheMapCLITests", dependencies: ["onthemap", "OnTheMapModels"]),
         .testTarget(name: "APIClientTests", dependencies: ["APIClient", "OnTheMapModels", "ServerTestSupport"]),
         .testTarget(
             name: "OnTheMapServerTests",
