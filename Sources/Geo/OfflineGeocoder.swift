@@ -64,12 +64,17 @@ public struct OfflineGeocoder: Geocoder {
             return GeocodeResult(best: gazetteer.placemark(for: country))
         }
         let cities = rankedCities(key, qualifiers: [])
-        let regionMatch = gazetteer.regions(key: key).first { $0.name.count > 2 && NameFolding.fold($0.name) == key }
+        // A region by name or alias, not by its code alone ("CA" is tried last, below).
+        let regionMatch = gazetteer.regions(key: key).first { NameFolding.fold($0.code) != key }
         if let region = regionMatch {
             let biggest = cities.first?.population ?? 0
             if biggest < 500_000 { return GeocodeResult(best: gazetteer.placemark(for: region)) }
         }
-        return result(cities, address: false)
+        if let found = result(cities, address: false) { return found }
+        if let state = gazetteer.regions(key: key).first(where: { $0.countryCode == "US" && !$0.code.isEmpty }) {
+            return GeocodeResult(best: gazetteer.placemark(for: state))
+        }
+        return nil
     }
 
     /// "Mountain View CA 94043" or "Paris France" without commas: the last words as a

@@ -23,7 +23,7 @@ struct MapCommand: AsyncParsableCommand {
     @Option(help: "Zoom: 1 shows the world, 2 halves the degrees a character covers, up to 4096.") var zoom: Double = 1
     @Option(
         help: ArgumentHelp(
-            "Show a place found by the offline geocoder (\"Europe\" is not one; \"France\" or \"Paris\" is).",
+            "Show a place found by the offline geocoder: \"Europe\", \"France\", \"Bay Area\", \"Paris\".",
             valueName: "place"))
     var place: String?
     @Flag(help: "Draw with ASCII instead of Braille.") var ascii = false

@@ -100,6 +100,11 @@ let placeTable: [PlaceCase] = [
     PlaceCase(query: "UK", latitude: 53.94, longitude: -2.51, precision: .country),
     PlaceCase(query: "France", latitude: 46.62, longitude: 2.45, precision: .country),
     PlaceCase(query: "California", latitude: 37.25, longitude: -119.60, precision: .region),
+    PlaceCase(query: "CA", latitude: 37.25, longitude: -119.60, precision: .region),
+    PlaceCase(query: "Bay Area", latitude: 37.77, longitude: -122.2, precision: .region),
+    PlaceCase(query: "Europe", latitude: 50, longitude: 15, precision: .region),
+    PlaceCase(query: "Palo Alto, Bay Area", latitude: 37.44188, longitude: -122.14302, precision: .city),
+    PlaceCase(query: "Paris, Europe", latitude: 48.85341, longitude: 2.3488, precision: .city),
 ]
 
 @Suite struct OfflineGeocoderTests {

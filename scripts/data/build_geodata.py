@@ -201,6 +201,24 @@ REGION_CODES = {
 }
 
 
+AREAS = [
+    ("", "Europe", 50, 15, 34, 72, -25, 45, []),
+    ("", "Asia", 35, 90, -11, 78, 25, 150, []),
+    ("", "Africa", 2, 20, -35, 38, -18, 52, []),
+    ("", "North America", 45, -100, 7, 72, -168, -52, []),
+    ("", "South America", -15, -60, -56, 13, -82, -34, ["Latin America"]),
+    ("", "Oceania", -25, 140, -48, -1, 110, 180, []),
+    ("", "Central America", 13, -86, 7, 19, -93, -77, []),
+    ("", "Caribbean", 18, -72, 10, 27, -86, -59, ["The Caribbean", "West Indies"]),
+    ("", "Middle East", 29, 45, 12, 42, 25, 63, []),
+    ("", "Scandinavia", 63, 15, 54, 71, 4, 32, ["Nordics"]),
+    ("US", "San Francisco Bay Area", 37.77, -122.2, 36.9, 38.9, -123.1, -121.2, ["Bay Area", "SF Bay Area"]),
+    ("US", "Silicon Valley", 37.39, -122.03, 37.2, 37.55, -122.25, -121.75, []),
+    ("US", "New England", 43.5, -71, 41, 47.5, -73.7, -66.9, []),
+    ("US", "Midwest", 42, -90, 36, 49.4, -104, -80.5, ["Midwestern United States"]),
+]
+
+
 def region_of_rings(rings_lonlat):
     """Bounding box of the ring with the largest area (a country's mainland)."""
     best, best_area = None, -1.0
@@ -312,6 +330,13 @@ def build_gazetteer(countries50, states50):
             keys += [fold(a) for a in alt.split("|") if fold(a)]
         region_lines.append("\t".join([iso, code, name, fmt(lat), fmt(lon), *map(fmt, region),
                                        "|".join(dict.fromkeys(keys))]))
+
+    # Continents and a few well-known areas: (country or "", name, lat, lon, minLat, maxLat,
+    # minLon, maxLon, aliases). Hand-made extents, rounded; they only pick a view and filter.
+    for iso, name, lat, lon, *box, aliases in AREAS:
+        keys = [fold(n) for n in [name] + aliases]
+        region_lines.append("\t".join([iso, "", name, fmt(lat), fmt(lon), *map(fmt, box),
+                                       "|".join(dict.fromkeys(k for k in keys if k))]))
 
     # Cities and the name index.
     city_lines = []
