@@ -35,8 +35,21 @@ let package = Package(
 
         // MARK: - Map and geocoder
 
-        /// The Geocoder protocol and its implementations.
-        .target(name: "Geo"),
+        /// Equirectangular world map: land (Natural Earth), viewport, Braille/ASCII cells, pins. Pure, no curses.
+        .target(
+            name: "WorldMap",
+            exclude: ["ATTRIBUTION.md"],
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+        ),
+
+        /// The Geocoder protocol and its implementations: the offline gazetteer (GeoNames), Nominatim, Photon.
+        .target(name: "Geo", exclude: ["ATTRIBUTION.md"]),
+
+        /// Timings and memory of the map and the geocoder, with budgets (scripts/bench.sh, release).
+        .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo"]),
+
+        .testTarget(name: "WorldMapTests", dependencies: ["WorldMap"], exclude: ["Snapshots"]),
+        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
 
         // MARK: - Server
 
@@ -69,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "onthemap",
             dependencies: [
-                "APIClient", "Geo", "OnTheMapModels", "OnTheMapServer", "SafeText",
+                "APIClient", "Geo", "OnTheMapModels", "OnTheMapServer", "SafeText", "WorldMap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
