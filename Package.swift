@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
@@ -36,8 +37,21 @@ let package = Package(
 
         // MARK: - Map and geocoder
 
-        /// The Geocoder protocol and its implementations.
-        .target(name: "Geo"),
+        /// Equirectangular world map: land (Natural Earth), viewport, Braille/ASCII cells, pins. Pure, no curses.
+        .target(
+            name: "WorldMap",
+            exclude: ["ATTRIBUTION.md"],
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+        ),
+
+        /// The Geocoder protocol and its implementations: the offline gazetteer (GeoNames), Nominatim, Photon.
+        .target(name: "Geo", exclude: ["ATTRIBUTION.md"]),
+
+        /// Timings and memory of the map and the geocoder, with budgets (scripts/bench.sh, release).
+        .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo"]),
+
+        .testTarget(name: "WorldMapTests", dependencies: ["WorldMap"], exclude: ["Snapshots"]),
+        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
 
         // MARK: - Server
 
@@ -49,6 +63,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -71,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "onthemap",
             dependencies: [
-                "APIClient", "Geo", "OnTheMapModels", "OnTheMapServer", "SafeText",
+                "APIClient", "Geo", "OnTheMapModels", "OnTheMapServer", "SafeText", "WorldMap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -34,6 +34,10 @@ final class SQLiteStorage: ServerStorage {
         return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 
+    func close() async {
+        try? pool.close()
+    }
+
     func migrate() async throws {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -80,7 +84,7 @@ final class SQLiteStorage: ServerStorage {
     static let columns = LocationField.allCases.map(\.column).joined(separator: ", ")
 
     func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
-        var compiler = SQLCompiler()
+        var compiler = SQLCompiler(dialect: .sqlite)
         let condition = compiler.condition(query.predicate)
         let binds = compiler.binds
         let sql = "SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT ? OFFSET ?"
@@ -166,7 +170,7 @@ final class SQLiteStorage: ServerStorage {
 
     /// The query plan SQLite chooses for `query` (for the documentation and its test).
     func queryPlan(_ query: ListQuery) async throws -> [String] {
-        var compiler = SQLCompiler()
+        var compiler = SQLCompiler(dialect: .sqlite)
         let condition = compiler.condition(query.predicate)
         let binds = compiler.binds
         let sql = "EXPLAIN QUERY PLAN SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT ? OFFSET ?"
