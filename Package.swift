@@ -73,7 +73,10 @@ let package = Package(
         /// A real server on loopback and raw HTTP helpers, for the client and server tests.
         .target(
             name: "ServerTestSupport",
-            dependencies: ["OnTheMapServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "OnTheMapServer", .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             path: "Tests/ServerTestSupport"
         ),
 
