@@ -26,7 +26,7 @@ public enum TestBackend: String, Sendable, CustomStringConvertible {
 
     /// A fresh, empty database for one test: a SQLite file in `directory`, or a new PostgreSQL
     /// database beside the one `ONTHEMAP_TEST_POSTGRES_URL` names.
-    func makeDatabase(in directory: URL) async throws -> String {
+    public func makeDatabase(in directory: URL) async throws -> String {
         switch self {
         case .sqlite:
             return directory.appendingPathComponent("server.sqlite").path
@@ -42,7 +42,7 @@ public enum TestBackend: String, Sendable, CustomStringConvertible {
     }
 
     /// Drops a database `makeDatabase` created.
-    func dropDatabase(_ location: String) async {
+    public func dropDatabase(_ location: String) async {
         guard self == .postgres, let admin = Self.postgresURL, let url = URL(string: location) else { return }
         let name = String(url.path.dropFirst())
         guard name.hasPrefix("t_") else { return }
