@@ -77,7 +77,10 @@ let package = Package(
         /// A real server on loopback and raw HTTP helpers, for the client and server tests.
         .target(
             name: "ServerTestSupport",
-            dependencies: ["OnTheMapServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "OnTheMapServer", .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             path: "Tests/ServerTestSupport"
         ),
 
@@ -104,6 +107,7 @@ let package = Package(
 
         .testTarget(name: "OnTheMapModelsTests", dependencies: ["OnTheMapModels"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        .testTarget(name: "ServerProcessTests", dependencies: ["ServerTestSupport"]),
         .testTarget(name: "OnTheMapCLITests", dependencies: ["onthemap", "OnTheMapModels"]),
         .testTarget(name: "APIClientTests", dependencies: ["APIClient", "OnTheMapModels", "ServerTestSupport"]),
         .testTarget(

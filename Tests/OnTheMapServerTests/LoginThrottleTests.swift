@@ -24,9 +24,11 @@ import Testing
         #expect(object["error"] as? String == "Too many failed logins. Try again in \(retryAfter) seconds.")
     }
 
-    @Test func fiveWrongPasswordsPassThenTheAccountIsBlockedUntilTheWindowEnds() async throws {
+    @Test(arguments: TestBackend.available)
+    func fiveWrongPasswordsPassThenTheAccountIsBlockedUntilTheWindowEnds(backend: TestBackend) async throws {
         // A long window (the five failures count however slowly a loaded machine sends them), a short block.
-        let server = try await TestServer.start(loginThrottle: LoginThrottlePolicy(windowSeconds: 600, blockSeconds: 3))
+        let server = try await TestServer.start(
+            backend: backend, loginThrottle: LoginThrottlePolicy(windowSeconds: 600, blockSeconds: 3))
         defer { Task { await server.stop() } }
         _ = try await server.addUser(email: "ada@example.com")
 
@@ -42,8 +44,10 @@ import Testing
         #expect(try await Self.logIn(server, "ada@example.com", "correct horse").status == 200)
     }
 
-    @Test func aGoodLoginResetsTheAccountCount() async throws {
-        let server = try await TestServer.start(loginThrottle: LoginThrottlePolicy(windowSeconds: 600, blockSeconds: 60))
+    @Test(arguments: TestBackend.available)
+    func aGoodLoginResetsTheAccountCount(backend: TestBackend) async throws {
+        let server = try await TestServer.start(
+            backend: backend, loginThrottle: LoginThrottlePolicy(windowSeconds: 600, blockSeconds: 60))
         defer { Task { await server.stop() } }
         _ = try await server.addUser(email: "ada@example.com")
 
@@ -67,12 +71,11 @@ import Testing
         (false, "203.0.113.7", "198.51.100.9", 429),  // without --trust-proxy the header is ignored: all are 127.0.0.1
     ]
 
-    @Test(arguments: addressCases)
-    func guessesAtManyAccountsFromOneAddressAreBlocked(
-        trustProxy: Bool, guessesFrom: String, lastFrom: String, expected: Int
-    ) async throws {
+    @Test(arguments: TestBackend.available, addressCases)
+    func guessesAtManyAccountsFromOneAddressAreBlocked(backend: TestBackend, addressCase: (Bool, String, String, Int)) async throws {
+        let (trustProxy, guessesFrom, lastFrom, expected) = addressCase
         let policy = LoginThrottlePolicy(failuresPerAccount: 5, failuresPerAddress: 5, windowSeconds: 600, blockSeconds: 60)
-        let server = try await TestServer.start(loginThrottle: policy, trustProxy: trustProxy)
+        let server = try await TestServer.start(backend: backend, loginThrottle: policy, trustProxy: trustProxy)
         defer { Task { await server.stop() } }
         _ = try await server.addUser(email: "ada@example.com")
         for index in 1...5 {

@@ -39,7 +39,7 @@ final class PostgresStorage: ServerStorage {
             // One migrator at a time when several instances start together.
             try await connection.query("SELECT pg_advisory_lock(7345001)", logger: self.logger)
             do {
-                for statement in PostgresSchema.version1 {
+                for statement in PostgresSchema.version1 + PostgresSchema.operations {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                 }
             } catch {
@@ -125,16 +125,7 @@ final class PostgresStorage: ServerStorage {
 
     func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome {
         try await client.withTransaction(logger: logger) { connection in
-            let current = try await connection.query(
-                "SELECT unique_key FROM student_location WHERE object_id = \(objectId) FOR UPDATE", logger: self.logger)
-            var found = false
-            var currentKey: String?
-            for try await (key) in current.decode(String?.self) {
-                found = true
-                currentKey = key
-            }
-            guard found else { return .notFound }
-            if let owner, currentKey != owner { return .notOwner }
+            if let refusal = try await self.refusal(objectId: objectId, owner: owner, on: connection) { return refusal }
             var assignments = ["updated_at = $1"]
             var bindings = PostgresBindings()
             bindings.append(updatedAt)
@@ -161,19 +152,25 @@ final class PostgresStorage: ServerStorage {
 
     func delete(objectId: String, owner: String?) async throws -> WriteOutcome {
         try await client.withTransaction(logger: logger) { connection in
-            let current = try await connection.query(
-                "SELECT unique_key FROM student_location WHERE object_id = \(objectId) FOR UPDATE", logger: self.logger)
-            var found = false
-            var currentKey: String?
-            for try await (key) in current.decode(String?.self) {
-                found = true
-                currentKey = key
-            }
-            guard found else { return .notFound }
-            if let owner, currentKey != owner { return .notOwner }
+            if let refusal = try await self.refusal(objectId: objectId, owner: owner, on: connection) { return refusal }
             try await connection.query("DELETE FROM student_location WHERE object_id = \(objectId)", logger: self.logger)
             return .done
         }
+    }
+
+    /// Locks the row and says why it may not be written (`.notFound`, `.notOwner`), or `nil`.
+    private func refusal(objectId: String, owner: String?, on connection: PostgresConnection) async throws -> WriteOutcome? {
+        let rows = try await connection.query(
+            "SELECT unique_key FROM student_location WHERE object_id = \(objectId) FOR UPDATE", logger: logger)
+        var found = false
+        var currentKey: String?
+        for try await (key) in rows.decode(String?.self) {
+            found = true
+            currentKey = key
+        }
+        guard found else { return .notFound }
+        if let owner, currentKey != owner { return .notOwner }
+        return nil
     }
 
     func locationCount() async throws -> Int {

@@ -134,10 +134,7 @@ final class SQLiteStorage: ServerStorage {
 
     func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome {
         try await pool.write { db in
-            guard let current = try String?.fetchOne(
-                db, sql: "SELECT unique_key FROM student_location WHERE object_id = ?", arguments: [objectId])
-            else { return .notFound }
-            if let owner, current != owner { return .notOwner }
+            if let refusal = try Self.refusal(db, objectId: objectId, owner: owner) { return refusal }
             var assignments = ["updated_at = ?"]
             var arguments: [(any DatabaseValueConvertible)?] = [updatedAt]
             func set(_ field: LocationField, _ value: (any DatabaseValueConvertible)?) {
@@ -162,13 +159,19 @@ final class SQLiteStorage: ServerStorage {
 
     func delete(objectId: String, owner: String?) async throws -> WriteOutcome {
         try await pool.write { db in
-            guard let current = try String?.fetchOne(
-                db, sql: "SELECT unique_key FROM student_location WHERE object_id = ?", arguments: [objectId])
-            else { return .notFound }
-            if let owner, current != owner { return .notOwner }
+            if let refusal = try Self.refusal(db, objectId: objectId, owner: owner) { return refusal }
             try db.execute(sql: "DELETE FROM student_location WHERE object_id = ?", arguments: [objectId])
             return .done
         }
+    }
+
+    /// Why the row may not be written (`.notFound`, `.notOwner`), or `nil`; inside the write transaction.
+    private static func refusal(_ db: Database, objectId: String, owner: String?) throws -> WriteOutcome? {
+        guard let current = try String?.fetchOne(
+            db, sql: "SELECT unique_key FROM student_location WHERE object_id = ?", arguments: [objectId])
+        else { return .notFound }
+        if let owner, current != owner { return .notOwner }
+        return nil
     }
 
     func locationCount() async throws -> Int {
