@@ -7,6 +7,9 @@
 #   FUZZ_MAX_EXAMPLES  examples per operation and phase (default 100)
 #   FUZZ_SEED          schemathesis's random seed (default 1, so a run is repeatable)
 #   FUZZ_TIMEOUT       seconds the whole schemathesis run may take (default 900)
+#   FUZZ_DATABASE      the server's database (default: a temporary SQLite file); a postgres:// URL
+#                      of an empty database fuzzes PostgreSQL, e.g.
+#                      scripts/with-postgres.sh sh -c 'FUZZ_DATABASE=$ONTHEMAP_TEST_POSTGRES_URL scripts/fuzz.sh'
 #   SWIFT_BUILD_FLAGS  e.g. "-c release"
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,7 +37,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-DB="$WORK/fuzz.sqlite"
+DB="${FUZZ_DATABASE:-$WORK/fuzz.sqlite}"
 "$BIN" seed --demo --database "$DB" >/dev/null
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 BASE="http://127.0.0.1:$PORT"
