@@ -50,17 +50,26 @@ enum LocationCSV {
             if quoted {
                 if character == "\"" {
                     let next = characters.next()
-                    if next == "\"" { cell.append("\"") } else { quoted = false; pending = next }
+                    if next == "\"" {
+                        cell.append("\"")
+                    } else {
+                        quoted = false
+                        pending = next
+                    }
                 } else {
                     cell.append(character)
                 }
                 continue
             }
             switch character {
-            case "\"" where cell.isEmpty: quoted = true
-            case ",": record.append(cell); cell = ""
+            case "\"" where cell.isEmpty:
+                quoted = true
+            case ",":
+                record.append(cell)
+                cell = ""
             case "\r\n", "\n", "\r":
-                record.append(cell); cell = ""
+                record.append(cell)
+                cell = ""
                 if record != [""] { records.append(record) }
                 record = []
             default: cell.append(character)
