@@ -8,6 +8,9 @@ struct JSONLogHandler: LogHandler {
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
 
+    /// `2026-11-22T06:30:00.123Z`; a format style is Sendable and made once.
+    private static let timeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
     init(label: String) {
         self.label = label
     }
@@ -22,7 +25,7 @@ struct JSONLogHandler: LogHandler {
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
             fields[key] = "\(value)"
         }
-        fields["time"] = ISO8601DateFormatter().string(from: Date())
+        fields["time"] = Self.timeStyle.format(Date())
         fields["level"] = event.level.rawValue
         fields["label"] = label
         fields["message"] = "\(event.message)"
