@@ -6,7 +6,7 @@ APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev tmux python3 postgr
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build run test test-unit test-e2e bench data clean
+.PHONY: all deps build run test test-unit test-e2e bench bench-server fuzz data clean
 
 all: build
 
@@ -31,6 +31,7 @@ run: build
 ## test: unit and integration tests (real servers on loopback; the storage suite on SQLite and
 ## on a throwaway PostgreSQL cluster), then the end-to-end suite.
 test: deps
+	python3 scripts/openapi/generate.py --check
 	$(SWIFT) build --build-tests
 	ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash scripts/with-postgres.sh $(SWIFT) test --skip-build
 	@if [ -f Tests/e2e/run.sh ]; then bash Tests/e2e/run.sh "$(BIN)"; fi
@@ -38,6 +39,14 @@ test: deps
 ## bench: release-built benchmarks; figures go to Docs/Benchmarks.md.
 bench: deps
 	bash scripts/bench.sh
+
+## bench-server: the server under wrk against Datasette and nginx on 1,000,000 rows.
+bench-server: deps
+	bash scripts/bench-server.sh
+
+## fuzz: schemathesis against a real server, from the OpenAPI document (PyPI, in .build-venv).
+fuzz: deps
+	bash scripts/fuzz.sh
 
 ## data: regenerate the bundled map and gazetteer files from their pinned inputs.
 data:
