@@ -12,13 +12,13 @@ extension PostgresStorage {
         guard !subjects.isEmpty else { return nil }
         let rows = try await client.query(
             "SELECT MAX(blocked_until) FROM login_failure WHERE subject = ANY(\(subjects)) AND blocked_until > \(now)",
-            logger: Logger(label: "onthemap-server.storage"))
+            logger: logger)
         for try await (until) in rows.decode(Double?.self) { return until }
         return nil
     }
 
     func recordLoginFailure(subjects: [ThrottleSubject], now: Double, window: Double, block: Double) async throws {
-        let logger = Logger(label: "onthemap-server.storage")
+        let logger = self.logger
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query(
                 "DELETE FROM login_failure WHERE window_start < \(now - window) AND COALESCE(blocked_until, 0) < \(now)",
@@ -55,7 +55,7 @@ extension PostgresStorage {
 
     func clearLoginFailures(subject: String) async throws {
         try await client.query(
-            "DELETE FROM login_failure WHERE subject = \(subject)", logger: Logger(label: "onthemap-server.storage"))
+            "DELETE FROM login_failure WHERE subject = \(subject)", logger: logger)
     }
 
     // MARK: Account administration
@@ -63,7 +63,7 @@ extension PostgresStorage {
     func accounts() async throws -> [Account] {
         let rows = try await client.query(
             "SELECT key, email, password_hash, first_name, last_name, created_at FROM account ORDER BY created_at, key",
-            logger: Logger(label: "onthemap-server.storage"))
+            logger: logger)
         var accounts: [Account] = []
         for try await (key, email, hash, first, last, created) in rows.decode((String, String, String, String, String, String).self) {
             accounts.append(Account(key: key, email: email, passwordHash: hash, firstName: first, lastName: last, createdAt: created))
@@ -72,7 +72,7 @@ extension PostgresStorage {
     }
 
     func updatePassword(key: String, passwordHash: String) async throws -> Bool {
-        let logger = Logger(label: "onthemap-server.storage")
+        let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
             var found = false
             let rows = try await connection.query(
@@ -85,7 +85,7 @@ extension PostgresStorage {
     }
 
     func deleteAccount(key: String) async throws -> Bool {
-        let logger = Logger(label: "onthemap-server.storage")
+        let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
             try await connection.query("DELETE FROM session WHERE account_key = \(key)", logger: logger)
             var found = false

@@ -11,7 +11,7 @@ import PostgresNIO
 final class PostgresStorage: ServerStorage {
     let client: PostgresClient
     private let runTask: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
 
     /// Connects to `url` (`postgres://user:password@host:port/database`; TLS off, for loopback
     /// and private networks).
