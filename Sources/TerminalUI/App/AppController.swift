@@ -1,0 +1,186 @@
+import APIClient
+import Foundation
+import Geo
+import OnTheMapModels
+import ViewModels
+
+/// The app: owns the view-models, turns events into their intents, and draws the screen that
+/// fits the state. One direction: event → intent → state → frame.
+@MainActor
+public final class AppController {
+    /// Which top-level screen is up.
+    public enum Phase: Sendable, Equatable { case login, main }
+
+    public private(set) var phase: Phase = .login
+    public let login: LoginViewModel
+    public let store: LocationsStore
+    public var browse = BrowseState()
+    public var map = MapView()
+    public var posting: PostingViewModel?
+    public var session: UserSession?
+    var annotationOpen = false
+    var helpOpen = false
+    var alert: String?
+    var confirmQuit = false
+    var toast: (text: String, until: Date)?
+    var lastFrame: Frame?
+    var isRefreshing = false
+    var shouldQuit = false
+    /// Links no opener could take: printed when the app ends, so they can be copied.
+    public private(set) var unopenedLinks: [String] = []
+
+    let api: any OnTheMapAPI
+    let geocoder: any Geocoder
+    let opener: LinkOpener
+    let serverName: String
+    let ascii: Bool
+    let started = Date()
+    let clock: @Sendable () -> Date
+
+    public init(
+        api: any OnTheMapAPI, geocoder: any Geocoder, opener: LinkOpener, serverName: String, hint: String?,
+        cache: LocationCache?, ascii: Bool, clock: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.api = api
+        self.geocoder = geocoder
+        self.opener = opener
+        self.serverName = serverName
+        self.ascii = ascii
+        self.clock = clock
+        self.login = LoginViewModel(api: api, hint: hint)
+        self.store = LocationsStore(api: api, cache: cache, now: clock)
+    }
+
+    /// Milliseconds since start, for spinners.
+    var milliseconds: Int { Int(clock().timeIntervalSince(started) * 1000) }
+
+    /// The rows every pane shows: the store's, filtered.
+    public var visibleRows: [StudentInformation] { browse.visible(store.locations) }
+
+    /// Draws the screen for a `width`×`height` terminal.
+    public func frame(width: Int, height: Int) -> Frame {
+        guard TooSmallScreen.fits(width: width, height: height) else {
+            return TooSmallScreen.render(width: width, height: height)
+        }
+        switch phase {
+        case .login:
+            return LoginScreen.render(login, width: width, height: height, milliseconds: milliseconds, ascii: ascii)
+        case .main:
+            if let until = toast?.until, until < clock() { toast = nil }
+            let model = MainModel(
+                rows: visibleRows, totalCount: store.locations.count, browse: browse, status: store.statusText(),
+                server: serverName, accountKey: session?.accountKey, now: clock(), milliseconds: milliseconds,
+                isRefreshing: isRefreshing, annotationOpen: annotationOpen, helpOpen: helpOpen, toast: toast?.text,
+                alert: confirmQuit ? "A post is still being sent. Quit anyway? (y / n)" : alert, map: map, ascii: ascii)
+            let main = MainScreen.render(model, width: width, height: height)
+            guard let posting else { return main }
+            return PostingScreen.render(posting, over: main, milliseconds: milliseconds, ascii: ascii)
+        }
+    }
+
+    /// Runs until the user quits or input ends.
+    public func run(on backend: any Backend) async {
+        while !shouldQuit {
+            let size = backend.size
+            let frame = frame(width: size.width, height: size.height)
+            lastFrame = frame
+            backend.draw(frame.buffer)
+            if let event = backend.nextEvent(timeoutMilliseconds: 40) {
+                handle(event)
+            }
+            await Task.yield()
+        }
+    }
+
+    /// Shows a short note for a few seconds.
+    func show(toast text: String, seconds: Double = 4) {
+        toast = (text, clock().addingTimeInterval(seconds))
+    }
+
+    /// Routes one event to the screen that is up.
+    public func handle(_ event: Event) {
+        switch event {
+        case .endOfInput:
+            shouldQuit = true
+        case .resize:
+            break
+        case .mouse(let action, let x, let y):
+            handleMouse(action, x: x, y: y)
+        case .key(let key):
+            if key == .control("c") {
+                shouldQuit = true
+                return
+            }
+            switch phase {
+            case .login: handleLoginKey(key)
+            case .main: handleMainKey(key)
+            }
+        }
+    }
+
+    // MARK: - Intents shared by keys and mouse
+
+    func submitLogin() {
+        Task {
+            guard let session = await login.submit() else { return }
+            self.session = session
+            self.phase = .main
+            self.browse = BrowseState()
+            self.refresh()
+        }
+    }
+
+    func refresh(select objectId: String? = nil) {
+        guard !isRefreshing else { return }
+        isRefreshing = true
+        Task {
+            let worked = await store.refresh()
+            isRefreshing = false
+            if let objectId { browse.selectedID = objectId }
+            browse.repair(in: visibleRows)
+            if !worked, let message = store.lastError {
+                if store.locations.isEmpty { alert = message } else { show(toast: "Offline: \(message)", seconds: 6) }
+            }
+        }
+    }
+
+    func logOut() {
+        Task {
+            do throws(APIError) {
+                try await api.logOut()
+            } catch {
+                show(toast: "Logged out here; the server said: \(error.userMessage)")
+            }
+            session = nil
+            posting = nil
+            store.clear()
+            browse = BrowseState()
+            annotationOpen = false
+            helpOpen = false
+            login.reset()
+            phase = .login
+        }
+    }
+
+    func openPosting() {
+        guard let key = session?.accountKey else { return }
+        posting = PostingViewModel(api: api, geocoder: geocoder, accountKey: key)
+    }
+
+    func openLink(of row: StudentInformation) {
+        switch LinkPolicy.decide(row.mediaURL) {
+        case .refuse(let reason):
+            show(toast: reason, seconds: 6)
+        case .open(let url):
+            switch opener.open(url, onFailure: { [weak self] _ in Task { @MainActor in self?.linkFailed(url) } }) {
+            case .started: show(toast: "Opening \(url)")
+            case .noOpener(let reason): linkFailed(url, reason: reason)
+            }
+        }
+    }
+
+    func linkFailed(_ url: String, reason: String = "The browser could not open it.") {
+        if !unopenedLinks.contains(url) { unopenedLinks.append(url) }
+        alert = "\(reason) The link is \(url) — it will be printed when you quit."
+    }
+}

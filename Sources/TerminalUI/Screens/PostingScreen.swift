@@ -1,0 +1,78 @@
+import Geo
+import SafeText
+import ViewModels
+
+/// The posting modal: "Where are you studying today?", the fields and [ Find Location ]; a
+/// spinner while geocoding; the preview (place, precision, alternatives) and [ Finish ]; the
+/// overwrite question; a spinner while posting.
+@MainActor
+public enum PostingScreen {
+    public static func render(_ model: PostingViewModel, over frame: Frame, milliseconds: Int, ascii: Bool = false) -> Frame {
+        var buffer = frame.buffer
+        buffer.restyle(buffer.area) { $0.dim = true }
+        var hotspots: [Hotspot] = []
+        let box = buffer.area.centered(width: min(64, buffer.width - 2), height: min(18, buffer.height - 2))
+        buffer.fill(box)
+        buffer.box(box, style: .accent, title: "Post your location", ascii: ascii)
+        let inner = Rect(x: box.x + 2, y: box.y + 1, width: box.width - 4, height: box.height - 2)
+        buffer.putCentered("Where are you studying today?", in: inner.row(1), style: .bold)
+        let busy = model.step != .enter
+        _ = Controls.textField(
+            &buffer, x: inner.x, y: inner.y + 3, width: inner.width, label: "Location", labelWidth: 10, value: model.location,
+            focused: model.focus == .location && !busy, dimmed: busy)
+        _ = Controls.textField(
+            &buffer, x: inner.x, y: inner.y + 5, width: inner.width, label: "Link", labelWidth: 10, value: model.link,
+            focused: model.focus == .link && !busy, dimmed: busy)
+        let buttonsY = inner.maxY - 1
+        var primary = "Find Location"
+        switch model.step {
+        case .enter:
+            break
+        case .geocoding:
+            buffer.put("\(Controls.spinner(milliseconds: milliseconds)) Finding “\(SafeText.clean(model.location))”…", x: inner.x, y: inner.y + 7, style: .accent, maxWidth: inner.width)
+            primary = ""
+        case .confirm, .overwrite:
+            preview(&buffer, model: model, in: Rect(x: inner.x, y: inner.y + 7, width: inner.width, height: buttonsY - inner.y - 7))
+            if case .overwrite = model.step {
+                buffer.put("You already have a location. Overwrite it?", x: inner.x, y: buttonsY - 1, style: Style(foreground: .yellow, bold: true), maxWidth: inner.width)
+                primary = "Overwrite"
+            } else {
+                primary = "Finish"
+            }
+        case .posting:
+            buffer.put("\(Controls.spinner(milliseconds: milliseconds)) Posting…", x: inner.x, y: inner.y + 7, style: .accent)
+            primary = ""
+        case .done:
+            buffer.put("Posted.", x: inner.x, y: inner.y + 7, style: .accent)
+            primary = ""
+        }
+        if !primary.isEmpty {
+            let rect = Controls.button(&buffer, x: inner.x, y: buttonsY, title: primary, focused: model.focus == .primary)
+            hotspots.append(Hotspot(rect: rect, target: .button("primary")))
+        }
+        let cancel = Controls.button(&buffer, x: inner.maxX - 10, y: buttonsY, title: "Cancel", focused: model.focus == .cancel)
+        hotspots.append(Hotspot(rect: cancel, target: .button("cancel")))
+        Footer.render(&buffer, text: KeyTable.footer(KeyTable.posting), status: "")
+        if let alert = model.alert {
+            let ok = Overlay.alert(&buffer, title: "Post your location", message: alert, ascii: ascii)
+            hotspots.append(Hotspot(rect: ok, target: .button("dismiss")))
+        }
+        return Frame(buffer: buffer, hotspots: hotspots)
+    }
+
+    static func preview(_ buffer: inout Buffer, model: PostingViewModel, in rect: Rect) {
+        guard let place = model.chosen, rect.height > 0 else { return }
+        let coordinates = String(format: "%.3f, %.3f", place.latitude, place.longitude)
+        buffer.put("◉ \(SafeText.clean(place.displayName))", x: rect.x, y: rect.y, style: Style(foreground: .yellow, bold: true), maxWidth: rect.width)
+        buffer.put("\(coordinates) · precision: \(place.precision.rawValue)", x: rect.x + 2, y: rect.y + 1, style: .dim, maxWidth: rect.width - 2)
+        var alternatives: [Placemark] = []
+        if case .confirm(let result) = model.step { alternatives = [result.best] + result.alternatives }
+        if case .overwrite(let result, _) = model.step { alternatives = [result.best] + result.alternatives }
+        if alternatives.count > 1, rect.height > 2 {
+            let names = alternatives.enumerated().map { index, place in
+                (index == model.choice ? "›" : " ") + SafeText.clean(place.displayName)
+            }
+            buffer.put("← → other matches: " + names.joined(separator: "  "), x: rect.x, y: rect.y + 2, maxWidth: rect.width)
+        }
+    }
+}
