@@ -19,7 +19,15 @@ public struct Buffer: Sendable, Equatable {
         get { (x >= 0 && y >= 0 && x < width && y < height) ? cells[y * width + x] : .blank }
         set {
             guard x >= 0, y >= 0, x < width, y < height else { return }
-            cells[y * width + x] = newValue
+            let index = y * width + x
+            // Never leave half of a wide character: overwriting either half blanks the other.
+            if cells[index].isContinuation, !newValue.isContinuation, x > 0 {
+                cells[index - 1] = Cell(" ", style: cells[index - 1].style)
+            }
+            if !newValue.isContinuation, x + 1 < width, cells[index + 1].isContinuation {
+                cells[index + 1] = Cell(" ", style: cells[index + 1].style)
+            }
+            cells[index] = newValue
         }
     }
 
