@@ -30,7 +30,7 @@ public final class NCursesBackend: Backend {
         guard initscr() != nil else { throw StartError(description: "ncurses could not open the terminal (is TERM set?).") }
         isOpen = true
         NCursesBackend.installSignalHandlers()
-        cbreak()
+        raw()  // not cbreak: Ctrl-S would stop output (XON/XOFF) and Ctrl-C arrives as a key to quit cleanly
         noecho()
         nonl()
         keypad(otm_stdscr(), true)

@@ -80,13 +80,22 @@ public final class AppController {
 
     /// Runs until the user quits or input ends.
     public func run(on backend: any Backend) async {
+        var drawnAt = Date.distantPast
+        var pending = true
         while !shouldQuit {
-            let size = backend.size
-            let frame = frame(width: size.width, height: size.height)
-            lastFrame = frame
-            backend.draw(frame.buffer)
+            // Draw after every event, and otherwise a few times a second for spinners, toasts
+            // and answers that arrived in the background.
+            if pending || clock().timeIntervalSince(drawnAt) >= 0.18 {
+                let size = backend.size
+                let frame = frame(width: size.width, height: size.height)
+                lastFrame = frame
+                backend.draw(frame.buffer)
+                drawnAt = clock()
+            }
+            pending = false
             if let event = backend.nextEvent(timeoutMilliseconds: 40) {
                 handle(event)
+                pending = true
             }
             await Task.yield()
         }
