@@ -55,6 +55,13 @@ let package = Package(
             ]
         ),
 
+        /// A real server on loopback and raw HTTP helpers, for the client and server tests.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: ["OnTheMapServer", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/ServerTestSupport"
+        ),
+
         // MARK: - Terminal app
 
         /// ncursesw, with a shim for the macros and globals Swift cannot import.
@@ -97,5 +104,11 @@ let package = Package(
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "ViewModels", "APIClient", "Geo", "OnTheMapModels"],
             exclude: ["Snapshots"]),
+        .testTarget(name: "OnTheMapCLITests", dependencies: ["onthemap", "OnTheMapModels"]),
+        .testTarget(name: "APIClientTests", dependencies: ["APIClient", "OnTheMapModels", "ServerTestSupport"]),
+        .testTarget(
+            name: "OnTheMapServerTests",
+            dependencies: ["OnTheMapServer", "ServerTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ]
 )

@@ -7,8 +7,8 @@ import OnTheMapModels
 /// Builds the server: storage, routes, and a Hummingbird application around them.
 public enum ServerApplication {
     /// The router with every endpoint of the wire contract, in all its eras' paths.
-    static func buildRouter(storage: any ServerStorage, configuration: ServerConfiguration) -> Router<BasicRequestContext> {
-        let router = Router()
+    static func buildRouter(storage: any ServerStorage, configuration: ServerConfiguration) -> Router<AppRequestContext> {
+        let router = Router(context: AppRequestContext.self)
         router.add(middleware: ErrorShieldMiddleware())
         let sessions = SessionAuthority(storage: storage, configuration: configuration)
         let sessionController = SessionController(storage: storage, configuration: configuration, sessions: sessions)
@@ -50,7 +50,7 @@ public enum ServerApplication {
 /// Turns any error that is not already an HTTP answer into a 500 with no internals in it
 /// (no stack trace, no SQL), and logs the detail.
 struct ErrorShieldMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = AppRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {

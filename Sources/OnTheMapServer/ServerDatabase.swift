@@ -66,6 +66,11 @@ public struct ServerDatabase: Sendable {
             demoPassword: DemoClass.demoPassword)
     }
 
+    /// Adds `count` synthetic rows (for benchmarks).
+    public func seedSynthetic(count: Int) async throws {
+        try await storage.fillSynthetic(count: count)
+    }
+
     /// How many StudentLocation rows there are.
     public func locationCount() async throws -> Int { try await storage.locationCount() }
 

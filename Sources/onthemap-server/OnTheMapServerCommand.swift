@@ -86,14 +86,25 @@ extension OnTheMapServerCommand {
 
         @Flag(help: "Add the demo class and the demo account.") var demo = false
         @Flag(help: "Add the demo class even when the database already has locations.") var force = false
+        @Option(help: "Add this many synthetic rows instead (for benchmarks), and print the main query's plan.")
+        var synthetic: Int?
         @OptionGroup var database: DatabaseOptions
 
         func validate() throws {
-            guard demo else { throw ValidationError("Say what to seed: --demo.") }
+            guard demo != (synthetic != nil) else { throw ValidationError("Say what to seed: --demo or --synthetic N.") }
+            if let synthetic, !(1...50_000_000).contains(synthetic) {
+                throw ValidationError("--synthetic takes 1 to 50000000 rows.")
+            }
         }
 
         func run() async throws {
             let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+            if let synthetic {
+                try await db.seedSynthetic(count: synthetic)
+                print("Added \(synthetic) synthetic locations; the database holds \(try await db.locationCount()).")
+                print("Plan of limit=100&order=-updatedAt: " + (try await db.mainQueryPlan()).joined(separator: "; "))
+                return
+            }
             let report = try await db.seedDemo(force: force)
             print("Added \(report.locationsAdded) locations" + (report.locationsAdded == 0 ? " (the database already had some; --force adds them anyway)." : "."))
             print("Demo account: \(report.demoEmail) / \(report.demoPassword)" + (report.demoAccountCreated ? " (created)" : " (already there)"))

@@ -60,7 +60,7 @@ import Testing
 
     @Test func realDumpFrom2015DecodesEveryRow() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../shared/data/student-locations-2015.json").standardizedFileURL
+            .appendingPathComponent("../Fixtures/student-locations-2015.json").standardizedFileURL
         let list = try StudentLocationList.decode(Data(contentsOf: url))
         #expect(list.locations.count + list.skipped == 157)
         #expect(list.locations.count == 157)

@@ -28,6 +28,8 @@ enum LocationBody {
                 guard text.utf8.count <= maxStringBytes else {
                     throw .validation("\(field.rawValue) is longer than \(maxStringBytes) bytes")
                 }
+                // SQLite would cut the text there and PostgreSQL refuses it: refuse it here, for both.
+                guard !text.utf8.contains(0) else { throw .validation("\(field.rawValue) contains a NUL character") }
                 switch field {
                 case .uniqueKey: changes.uniqueKey = text
                 case .firstName: changes.firstName = text

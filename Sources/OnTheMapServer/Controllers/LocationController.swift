@@ -10,7 +10,7 @@ struct LocationController: Sendable {
     let sessions: SessionAuthority
 
     /// Registers the routes under `path` (`/v1/StudentLocation`, `/parse/classes/StudentLocation`, …).
-    func register(on router: Router<BasicRequestContext>, path: String, isV1: Bool) {
+    func register(on router: Router<AppRequestContext>, path: String, isV1: Bool) {
         router.get(RouterPath(path)) { request, _ in try await list(request, isV1: isV1) }
         router.get(RouterPath(path + "/:objectId")) { request, context in
             try checkParseKeys(request)

@@ -10,7 +10,7 @@ struct SessionController: Sendable {
     let sessions: SessionAuthority
 
     /// Registers the routes under `prefix` (`/v1` flat users, `/api` wrapped users).
-    func register(on router: Router<BasicRequestContext>, prefix: String, wrapsUser: Bool) {
+    func register(on router: Router<AppRequestContext>, prefix: String, wrapsUser: Bool) {
         router.post(RouterPath(prefix + "/session")) { request, _ in try await logIn(request) }
         router.delete(RouterPath(prefix + "/session")) { request, _ in try await logOut(request) }
         router.post(RouterPath(prefix + "/users")) { request, _ in try await signUp(request) }

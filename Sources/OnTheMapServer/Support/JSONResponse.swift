@@ -11,7 +11,7 @@ enum JSONResponse {
         headers: HTTPFields = [:]
     ) -> Response {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         return raw(status: status, data, prefixed: prefixed, headers: headers)
     }

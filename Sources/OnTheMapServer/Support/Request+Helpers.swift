@@ -17,7 +17,7 @@ extension Request {
         let buffer: ByteBuffer
         do {
             buffer = try await collectBody(upTo: limit)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch is NIOTooManyBytesError {
             throw APIFailure.bodyTooLarge(limit: limit)
         }
         guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer.readableBytesView)) else {

@@ -1,0 +1,46 @@
+# onthemap — `make run` builds and starts the app on its built-in server; `make test` installs
+# what the tests need and runs them all. Both install missing Debian packages first.
+
+SWIFT ?= swift
+APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev tmux python3
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BIN = $(shell $(SWIFT) build --show-bin-path)
+
+.PHONY: all deps build run test test-unit test-e2e bench data clean
+
+all: build
+
+## deps: install the Debian packages the build and the tests need, when missing.
+deps:
+	@missing=""; for package in $(APT_PACKAGES); do \
+		dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:$$missing"; \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+## run: the app on the built-in server with a demo class.
+run: build
+	"$(BIN)/onthemap" list
+
+## test: unit and integration tests (real server on loopback), then the end-to-end suite.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	@if [ -f Tests/e2e/run.sh ]; then bash Tests/e2e/run.sh "$(BIN)"; fi
+
+## bench: release-built benchmarks; figures go to Docs/Benchmarks.md.
+bench: deps
+	bash scripts/bench.sh
+
+## data: regenerate the bundled map and gazetteer files from their pinned inputs.
+data:
+	bash scripts/data/build.sh
+
+clean:
+	rm -rf .build
