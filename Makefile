@@ -26,7 +26,7 @@ build: deps
 
 ## run: the app on the built-in server with a demo class.
 run: build
-	"$(BIN)/onthemap" list
+	"$(BIN)/onthemap"
 
 ## test: unit and integration tests (real server on loopback), then the end-to-end suite.
 test: deps
