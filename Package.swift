@@ -34,8 +34,21 @@ let package = Package(
 
         // MARK: - Map and geocoder
 
-        /// The Geocoder protocol and its implementations.
-        .target(name: "Geo"),
+        /// Equirectangular world map: land (Natural Earth), viewport, Braille/ASCII cells, pins. Pure, no curses.
+        .target(
+            name: "WorldMap",
+            exclude: ["ATTRIBUTION.md"],
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+        ),
+
+        /// The Geocoder protocol and its implementations: the offline gazetteer (GeoNames), Nominatim, Photon.
+        .target(name: "Geo", exclude: ["ATTRIBUTION.md"]),
+
+        /// Timings and memory of the map and the geocoder, with budgets (scripts/bench.sh, release).
+        .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo"]),
+
+        .testTarget(name: "WorldMapTests", dependencies: ["WorldMap"], exclude: ["Snapshots"]),
+        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
 
         // MARK: - Server
 
@@ -71,7 +84,7 @@ let package = Package(
         .target(name: "ViewModels", dependencies: ["APIClient", "Geo", "OnTheMapModels", "SafeText"]),
 
         /// Cells, widgets, screens and the event loop, against a small Backend protocol. No curses.
-        .target(name: "TerminalUI", dependencies: ["ViewModels", "APIClient", "Geo", "OnTheMapModels", "SafeText"]),
+        .target(name: "TerminalUI", dependencies: ["ViewModels", "APIClient", "Geo", "OnTheMapModels", "SafeText", "WorldMap"]),
 
         /// The ncurses Backend: the only target that imports CNcurses.
         .target(name: "TerminalNCurses", dependencies: ["CNcurses", "TerminalUI"]),
@@ -82,7 +95,7 @@ let package = Package(
             name: "onthemap",
             dependencies: [
                 "APIClient", "Geo", "OnTheMapModels", "OnTheMapServer", "SafeText", "TerminalNCurses", "TerminalUI",
-                "ViewModels",
+                "ViewModels", "WorldMap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,0 +1,116 @@
+/// Fills land polygons into a dot raster of 2×4 dots a cell, stored as Braille masks per cell.
+///
+/// Even-odd scanline filling over all rings in view: shared country borders cancel out, so
+/// neighbouring countries merge into one land mass without a polygon union.
+struct LandRasterizer {
+    let viewport: Viewport
+    let cropSouth: Bool
+
+    /// Braille dot bit for dot column (0...1) and dot row (0...3) inside a cell.
+    static let dotBits: [[UInt8]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
+
+    /// One Braille mask per cell, row by row.
+    func masks(land: LandRings) -> [UInt8] {
+        let width = viewport.width
+        let height = viewport.height
+        let dotsWide = width * 2
+        let dotsHigh = height * 4
+        var masks = [UInt8](repeating: 0, count: width * height)
+        // Dots per hundredth of a degree, across and down.
+        let scale = 1 / (viewport.degreesPerColumn / 2 * 100)
+        let scaleY = 1 / (viewport.degreesPerRow / 4 * 100)
+        let originX = Double(dotsWide) / 2 - viewport.centerLongitude * 100 * scale
+        let originY = Double(dotsHigh) / 2 + viewport.centerLatitude * 100 * scaleY
+        var lastRow = dotsHigh - 1
+        if cropSouth {
+            let southRow = Int((originY - Viewport.worldSouth * 100 * scaleY).rounded(.down))
+            lastRow = min(lastRow, southRow)
+        }
+        guard lastRow >= 0 else { return masks }
+
+        let region = viewport.visibleRegion
+        var offsets: [Int] = []
+        for k in -2...2 {
+            let shift = Double(k * 360)
+            if region.minLongitude < 180 + shift && region.maxLongitude > -180 + shift { offsets.append(k * 36000) }
+        }
+        let minLat = Int((region.minLatitude * 100).rounded(.down)) - 1
+        let maxLat = Int((region.maxLatitude * 100).rounded(.up)) + 1
+
+        var crossings = [[Float]](repeating: [], count: lastRow + 1)
+        for ring in 0..<land.ringCount {
+            let box = land.bounds[ring]
+            guard Int(box.3) >= minLat, Int(box.2) <= maxLat else { continue }
+            for offset in offsets {
+                let minLon = Double(Int(box.0) + offset) / 100
+                let maxLon = Double(Int(box.1) + offset) / 100
+                guard maxLon >= region.minLongitude, minLon <= region.maxLongitude else { continue }
+                let shiftX = originX + Double(offset) * scale
+                addRing(
+                    land, ring, shiftX: shiftX, originY: originY, scale: (scale, scaleY), lastRow: lastRow,
+                    into: &crossings)
+                // Islands smaller than a dot still get one dot.
+                let spanX = Double(Int(box.1) - Int(box.0)) * scale
+                let spanY = Double(Int(box.3) - Int(box.2)) * scaleY
+                if spanX < 1.5 && spanY < 1.5 {
+                    let x = Int(shiftX + Double(Int(box.0) + Int(box.1)) / 2 * scale)
+                    let y = Int(originY - Double(Int(box.2) + Int(box.3)) / 2 * scaleY)
+                    setDot(x: x, y: y, lastRow: lastRow, masks: &masks)
+                }
+            }
+        }
+        for row in 0...lastRow where !crossings[row].isEmpty {
+            crossings[row].sort()
+            let xs = crossings[row]
+            var index = 0
+            while index + 1 < xs.count {
+                let start = max(0, Int((Double(xs[index]) - 0.5).rounded(.up)))
+                let end = min(dotsWide - 1, Int((Double(xs[index + 1]) - 0.5).rounded(.up)) - 1)
+                if start <= end {
+                    let cellRow = row >> 2
+                    let dotRow = row & 3
+                    for x in start...end {
+                        masks[cellRow * width + (x >> 1)] |= Self.dotBits[x & 1][dotRow]
+                    }
+                }
+                index += 2
+            }
+        }
+        return masks
+    }
+
+    private func setDot(x: Int, y: Int, lastRow: Int, masks: inout [UInt8]) {
+        guard x >= 0, x < viewport.width * 2, y >= 0, y <= lastRow else { return }
+        masks[(y >> 2) * viewport.width + (x >> 1)] |= Self.dotBits[x & 1][y & 3]
+    }
+
+    private func addRing(
+        _ land: LandRings, _ ring: Int, shiftX: Double, originY: Double, scale: (x: Double, y: Double), lastRow: Int,
+        into crossings: inout [[Float]]
+    ) {
+        let start = land.ringStarts[ring]
+        let end = land.ringStarts[ring + 1]
+        guard end - start >= 3 else { return }
+        land.coordinates.withUnsafeBufferPointer { points in
+            var previousX = shiftX + Double(points[(end - 1) * 2]) * scale.x
+            var previousY = originY - Double(points[(end - 1) * 2 + 1]) * scale.y
+            for index in start..<end {
+                let x = shiftX + Double(points[index * 2]) * scale.x
+                let y = originY - Double(points[index * 2 + 1]) * scale.y
+                if y != previousY {
+                    let (x1, y1, x2, y2) = y < previousY ? (x, y, previousX, previousY) : (previousX, previousY, x, y)
+                    let firstRow = max(0, Int((y1 - 0.5).rounded(.up)))
+                    let lastEdgeRow = min(lastRow, Int((y2 - 0.5).rounded(.up)) - 1)
+                    if firstRow <= lastEdgeRow {
+                        let slope = (x2 - x1) / (y2 - y1)
+                        for row in firstRow...lastEdgeRow {
+                            crossings[row].append(Float(x1 + (Double(row) + 0.5 - y1) * slope))
+                        }
+                    }
+                }
+                previousX = x
+                previousY = y
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+// onthemap-bench: timings and memory of the map engine and the offline geocoder.
+// Run release-built through scripts/bench.sh (make bench). Exits 1 when a figure is over budget.
+import Foundation
+import Geo
+import WorldMap
+
+/// Milliseconds of the median run.
+func medianMilliseconds(runs: Int, _ body: () -> Int) -> (median: Double, checksum: Int) {
+    var samples: [Double] = []
+    var checksum = 0
+    let clock = ContinuousClock()
+    for _ in 0..<runs {
+        let start = clock.now
+        checksum &+= body()
+        let elapsed = clock.now - start
+        samples.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+    }
+    samples.sort()
+    return (samples[samples.count / 2], checksum)
+}
+
+/// Resident set size in kilobytes, from /proc/self/status.
+func residentKilobytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+    return 0
+}
+
+func pins(_ count: Int) -> [MapPin] {
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next() -> Double {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Double(seed >> 11) / Double(1 << 53)
+    }
+    return (0..<count).map { i in
+        MapPin(
+            id: "pin-\(i)", latitude: next() * 140 - 60, longitude: next() * 360 - 180,
+            style: i == 0 ? .selected : .normal)
+    }
+}
+
+struct Figure {
+    let name: String
+    let value: Double
+    let unit: String
+    let budget: Double
+    var ok: Bool { value <= budget }
+}
+
+var figures: [Figure] = []
+let baseline = residentKilobytes()
+
+// Loading: first use of the land data and the gazetteer (what the app pays once).
+let clock = ContinuousClock()
+let loadStart = clock.now
+let coarse = LandRings.coarse
+let detailed = LandRings.detailed
+let landLoad = clock.now - loadStart
+let gazetteerStart = clock.now
+let shared = Gazetteer.shared
+let gazetteerFirstLoad = clock.now - gazetteerStart
+let geocoder = OfflineGeocoder(gazetteer: shared)
+let queries = [
+    "Mountain View, CA", "Paris", "London, UK", "NYC", "São Paulo", "Muenchen", "Costa Rica",
+    "1600 Amphitheatre Pkwy, Mountain View, CA", "Springfield", "Cambridge, MA", "Tokyo", "asdfghjkl",
+]
+for query in queries { _ = try? geocoder.resolve(query) }
+let resident = residentKilobytes() - baseline
+
+let world = Viewport.world(width: 200, height: 60)
+let renderer = MapRenderer(mode: .braille)
+_ = renderer.render(world, pins: pins(100))
+let hundred = pins(100)
+let frame100 = medianMilliseconds(runs: 300) { renderer.render(world, pins: hundred).grid.cells.count }
+let many = pins(100_000)
+let frame100k = medianMilliseconds(runs: 40) { renderer.render(world, pins: many).grid.cells.count }
+let bay = Viewport(width: 200, height: 60, centerLatitude: 37.6, centerLongitude: -122.2, zoom: 120)
+let frameBay = medianMilliseconds(runs: 100) { renderer.render(bay, pins: hundred).grid.cells.count }
+let geocode = medianMilliseconds(runs: 200) {
+    var found = 0
+    for query in queries { if (try? geocoder.resolve(query)) != nil { found += 1 } }
+    return found
+}
+let load = medianMilliseconds(runs: 20) { Gazetteer().cityCount }
+
+func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+
+figures.append(
+    Figure(name: "200x60 Braille world frame, 100 pins (median)", value: frame100.median, unit: "ms", budget: 2))
+figures.append(
+    Figure(name: "200x60 Braille world frame, 100,000 pins (median)", value: frame100k.median, unit: "ms", budget: 20))
+figures.append(
+    Figure(
+        name: "200x60 Braille SF Bay frame (1:50m), 100 pins (median)", value: frameBay.median, unit: "ms", budget: 5))
+figures.append(
+    Figure(
+        name: "one offline geocode (median of \(queries.count) mixed queries)",
+        value: geocode.median / Double(queries.count), unit: "ms", budget: 1))
+figures.append(Figure(name: "gazetteer load (median of 20)", value: load.median, unit: "ms", budget: 50))
+figures.append(Figure(name: "gazetteer first load (one run)", value: ms(gazetteerFirstLoad), unit: "ms", budget: 50))
+figures.append(Figure(name: "map data decode, 110m + 50m (one run)", value: ms(landLoad), unit: "ms", budget: 50))
+figures.append(
+    Figure(name: "map data + gazetteer resident memory", value: Double(resident) / 1024, unit: "MB", budget: 20))
+
+print("| figure | value | budget | |")
+print("|---|---:|---:|---|")
+for f in figures {
+    print(
+        "| \(f.name) | \(String(format: "%.3f", f.value)) \(f.unit) | ≤ \(f.budget.formatted()) \(f.unit) | \(f.ok ? "ok" : "OVER") |"
+    )
+}
+print(
+    "(land: \(coarse.vertexCount) + \(detailed.vertexCount) vertices; gazetteer: \(shared.cityCount) cities; checksums \(frame100.checksum &+ frame100k.checksum &+ frameBay.checksum &+ geocode.checksum &+ load.checksum))"
+)
+exit(figures.allSatisfy(\.ok) ? 0 : 1)

@@ -1,0 +1,83 @@
+import APIClient
+import ArgumentParser
+import Foundation
+import Geo
+import OnTheMapModels
+import WorldMap
+
+/// `onthemap map`: the 100 most recent locations as pins on a world map, printed to stdout.
+struct MapCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "map",
+        abstract: "Print the most recent locations as pins on a world map.",
+        discussion: """
+            Braille by default (2×4 dots a character), --ascii for terminals without Braille glyphs. \
+            The size is the terminal's when stdout is one, else 160×48. Pins: o one location, \
+            2–9 or + several in one cell.
+            """)
+
+    @OptionGroup var serverOptions: ServerOptions
+    @Option(help: "Width in characters (default: the terminal's, else 160).") var width: Int?
+    @Option(help: "Height in lines (default: the terminal's less two, else 48).") var height: Int?
+    @Option(help: ArgumentHelp("Centre of the view, as LAT,LON.", valueName: "lat,lon")) var center: String?
+    @Option(help: "Zoom: 1 shows the world, 2 halves the degrees a character covers, up to 4096.") var zoom: Double = 1
+    @Option(
+        help: ArgumentHelp(
+            "Show a place found by the offline geocoder: \"Europe\", \"France\", \"Bay Area\", \"Paris\".",
+            valueName: "place"))
+    var place: String?
+    @Flag(help: "Draw with ASCII instead of Braille.") var ascii = false
+    @Option(help: "Colour: auto (a terminal without NO_COLOR), always or never.") var color: MapColoring.Choice = .auto
+
+    func validate() throws {
+        if let width, !(10...1000).contains(width) { throw ValidationError("--width must be between 10 and 1000.") }
+        if let height, !(5...500).contains(height) { throw ValidationError("--height must be between 5 and 500.") }
+        guard zoom.isFinite, (1...Viewport.maximumZoom).contains(zoom) else {
+            throw ValidationError("--zoom must be between 1 and \(Int(Viewport.maximumZoom)).")
+        }
+        if center != nil, place != nil { throw ValidationError("Give --center or --place, not both.") }
+        if let center, MapRendering.coordinate(center) == nil {
+            throw ValidationError("--center must be LAT,LON with -90…90 and -180…180, like 37.4,-122.1.")
+        }
+    }
+
+    func run() async throws {
+        let size = MapRendering.size(width: width, height: height)
+        var region: MapRegion?
+        if let place {
+            do {
+                let best = try OfflineGeocoder().resolve(place).best
+                region = MapRegion(
+                    minLatitude: best.region.minLatitude, maxLatitude: best.region.maxLatitude,
+                    minLongitude: best.region.minLongitude, maxLongitude: best.region.maxLongitude)
+            } catch {
+                throw Self.fail(error.userMessage)
+            }
+        }
+        let connection: Connection
+        do {
+            connection = try await serverOptions.connect()
+        } catch let failure as CommandFailure {
+            throw Self.fail(failure.description)
+        }
+        let result: Result<StudentLocationList, APIError>
+        do {
+            result = .success(try await connection.client.recentLocations(count: 100))
+        } catch {
+            result = .failure(error)
+        }
+        await connection.close()
+        switch result {
+        case .failure(let error):
+            throw Self.fail(error.userMessage)
+        case .success(let list):
+            let point = center.flatMap(MapRendering.coordinate)
+            let text = MapRendering.render(
+                list.locations, width: size.width, height: size.height, center: point, zoom: zoom, region: region,
+                mode: ascii ? .ascii : .braille, colored: color.enabled)
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+    }
+}
+
+extension MapColoring.Choice: ExpressibleByArgument {}
