@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import WorldMap
 import ViewModels
 
 extension AppController {
@@ -94,8 +95,8 @@ extension AppController {
         case .character("L"): logOut()
         case .character("m"):
             if let row = selected(rows) {
-                map.center(on: row)
-                map.zoom = max(map.zoom, 4)
+                changeMap { $0.setZoom(max($0.zoom, 8)) }
+                changeMap { $0.center(latitude: row.latitude, longitude: row.longitude) }
                 browse.pane = .map
             }
         default: break
@@ -121,20 +122,20 @@ extension AppController {
 
     func stepPin(_ delta: Int, _ rows: [StudentInformation]) {
         browse.move(by: delta, in: rows)
-        if let row = selected(rows) {
-            map.center(on: row)
+        if let row = selected(rows), map.zoom > 1 {
+            changeMap { $0.center(latitude: row.latitude, longitude: row.longitude) }
         }
     }
 
     /// Map keys: arrows/hjkl pan, + - zoom, 0 resets, n/N [ ] step pins, Enter shows the pin.
     func handleMapKey(_ key: Key, _ rows: [StudentInformation]) -> Bool {
         switch key {
-        case .left, .character("h"): map.pan(columns: -1, rows: 0)
-        case .right, .character("l"): map.pan(columns: 1, rows: 0)
-        case .up, .character("k"): map.pan(columns: 0, rows: -1)
-        case .down, .character("j"): map.pan(columns: 0, rows: 1)
-        case .character("+"), .character("="): map.zoom(by: 2)
-        case .character("-"): map.zoom(by: 0.5)
+        case .left, .character("h"): changeMap { $0.pan(columns: -max(1, $0.width / 8), rows: 0) }
+        case .right, .character("l"): changeMap { $0.pan(columns: max(1, $0.width / 8), rows: 0) }
+        case .up, .character("k"): changeMap { $0.pan(columns: 0, rows: -max(1, $0.height / 6)) }
+        case .down, .character("j"): changeMap { $0.pan(columns: 0, rows: max(1, $0.height / 6)) }
+        case .character("+"), .character("="), .character("a"): changeMap { $0.zoom(by: 2) }
+        case .character("-"), .character("z"): changeMap { $0.zoom(by: 0.5) }
         case .character("0"): map = MapView()
         case .character("n"), .character("]"): stepPin(1, rows)
         case .character("N"), .character("["): stepPin(-1, rows)
@@ -144,6 +145,18 @@ extension AppController {
         default: return false
         }
         return true
+    }
+
+    /// The map's rectangle on screen now.
+    var mapArea: Rect {
+        let size = (lastFrame?.buffer.width ?? 80, lastFrame?.buffer.height ?? 24)
+        return MapPane.mapRect(MainScreen.contentRect(width: size.0, height: size.1))
+    }
+
+    /// Changes the map view through a viewport of the size it is drawn at.
+    func changeMap(_ change: (inout Viewport) -> Void) {
+        let area = mapArea
+        map.update(width: area.width, height: area.height, change)
     }
 
     func handleFilterKey(_ key: Key) {

@@ -58,7 +58,9 @@ extension AppController {
             guard phase == .main, posting == nil else { return }
             let rows = visibleRows
             if browse.pane == .map {
-                map.zoom(by: action == .wheelUp ? 2 : 0.5)
+                let area = mapArea
+                let factor = action == .wheelUp ? 2.0 : 0.5
+                changeMap { $0.zoom(by: factor, aroundColumn: Double(x - area.x) + 0.5, row: Double(y - area.y) + 0.5) }
             } else {
                 moveSelection(action == .wheelUp ? -3 : 3, rows)
             }

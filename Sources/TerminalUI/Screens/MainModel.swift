@@ -1,27 +1,33 @@
 import Foundation
 import OnTheMapModels
 import ViewModels
+import WorldMap
 
-/// The map pane's view: centre and zoom (1 = the whole world).
+/// The map pane's view: centre and zoom, independent of the terminal size (1 = the whole world).
 public struct MapView: Sendable, Equatable {
-    public var latitude = 20.0
+    /// nil until the user moves the map: the world view's own centre.
+    public var latitude: Double?
     public var longitude = 0.0
     public var zoom = 1.0
 
     public init() {}
 
-    public mutating func pan(columns: Int, rows: Int) {
-        longitude = min(180, max(-180, longitude + Double(columns) * 20 / zoom))
-        latitude = min(85, max(-85, latitude - Double(rows) * 10 / zoom))
+    /// The WorldMap viewport for a map of `width`×`height` cells.
+    public func viewport(width: Int, height: Int) -> Viewport {
+        let world = Viewport.world(width: max(1, width), height: max(1, height))
+        guard latitude != nil || zoom != 1 || longitude != 0 else { return world }
+        return Viewport(
+            width: max(1, width), height: max(1, height), centerLatitude: latitude ?? world.centerLatitude,
+            centerLongitude: longitude, zoom: zoom)
     }
 
-    public mutating func zoom(by factor: Double) {
-        zoom = min(64, max(1, zoom * factor))
-    }
-
-    public mutating func center(on location: StudentInformation) {
-        latitude = location.latitude
-        longitude = location.longitude
+    /// Changes the view through a viewport of the given size (pan, zoom, centre, fit).
+    public mutating func update(width: Int, height: Int, _ change: (inout Viewport) -> Void) {
+        var viewport = viewport(width: width, height: height)
+        change(&viewport)
+        latitude = viewport.centerLatitude
+        longitude = viewport.centerLongitude
+        zoom = viewport.zoom
     }
 }
 

@@ -1,59 +1,70 @@
 import OnTheMapModels
 import SafeText
 import ViewModels
+import WorldMap
 
-/// The Map pane: a pin per record at its place, the selected pin highlighted, and its annotation
-/// (name, place, link, age) on Enter.
-///
-/// Until WorldMap is merged, the world is drawn as a graticule (no coastlines); pins are placed
-/// with the same equirectangular projection WorldMap uses, so the land layer drops in underneath.
+/// The Map pane: the world map (WorldMap, Braille or ASCII) with a pin per record, the selected
+/// pin highlighted, clusters that split as you zoom, and the annotation (name, place, link, age)
+/// on Enter.
 public enum MapPane {
-    /// The cell of (latitude, longitude) in `rect` for `view`, or nil when outside.
-    public static func cell(latitude: Double, longitude: Double, view: MapView, in rect: Rect) -> (x: Int, y: Int)? {
-        guard latitude.isFinite, longitude.isFinite, rect.width > 0, rect.height > 0 else { return nil }
-        let lonSpan = 360 / view.zoom
-        let latSpan = 180 / view.zoom
-        let fx = (longitude - (view.longitude - lonSpan / 2)) / lonSpan
-        let fy = ((view.latitude + latSpan / 2) - latitude) / latSpan
-        guard (0..<1).contains(fx), (0..<1).contains(fy) else { return nil }
-        return (rect.x + Int(fx * Double(rect.width)), rect.y + Int(fy * Double(rect.height)))
+    /// The rectangle the map itself takes in the pane (the last row is the legend).
+    public static func mapRect(_ pane: Rect) -> Rect {
+        Rect(x: pane.x, y: pane.y, width: pane.width, height: pane.height - 1)
+    }
+
+    /// The pins for `rows`: own rows, matches of the filter and the selection stand out.
+    public static func pins(_ model: MainModel) -> [MapPin] {
+        let selectedID = model.selected?.objectId
+        let filtering = !model.browse.filter.isEmpty
+        return model.rows.map { row in
+            let style: PinStyle =
+                row.objectId == selectedID
+                ? .selected : (model.accountKey != nil && row.uniqueKey == model.accountKey) ? .own : filtering ? .match : .normal
+            return MapPin(id: row.objectId, latitude: row.latitude, longitude: row.longitude, style: style)
+        }
     }
 
     public static func render(_ buffer: inout Buffer, model: MainModel, in rect: Rect) -> [Hotspot] {
-        guard rect.height > 2 else { return [] }
-        drawGraticule(&buffer, view: model.map, in: rect, ascii: model.ascii)
-        var hotspots: [Hotspot] = []
-        let selectedID = model.selected?.objectId
-        var selectedCell: (x: Int, y: Int)?
-        for row in model.rows.reversed() {
-            guard let spot = cell(latitude: row.latitude, longitude: row.longitude, view: model.map, in: rect) else { continue }
-            let mine = model.accountKey != nil && row.uniqueKey == model.accountKey
-            if row.objectId == selectedID {
-                selectedCell = spot
-                continue
+        guard rect.height > 2, rect.width > 2 else { return [] }
+        let area = mapRect(rect)
+        let viewport = model.map.viewport(width: area.width, height: area.height)
+        let frame = MapRenderer(mode: model.ascii ? .ascii : .braille).render(viewport, pins: pins(model))
+        for row in 0..<area.height {
+            for column in 0..<area.width {
+                guard let cell = frame.grid[column, row] else { continue }
+                buffer[area.x + column, area.y + row] = Cell(cell.character, style: style(for: cell.style))
             }
-            buffer[spot.x, spot.y] = Cell("●", style: Style(foreground: mine ? .yellow : .red, bold: true))
-            hotspots.append(Hotspot(rect: Rect(x: spot.x, y: spot.y, width: 1, height: 1), target: .row(row.objectId)))
         }
-        if let spot = selectedCell, let selected = model.selected {
-            buffer[spot.x, spot.y] = Cell("◉", style: Style(foreground: .yellow, bold: true, reverse: true))
-            hotspots.append(Hotspot(rect: Rect(x: spot.x, y: spot.y, width: 1, height: 1), target: .row(selected.objectId)))
+        var hotspots: [Hotspot] = []
+        for pin in frame.pins {
+            guard let spot = frame.cell(ofPin: pin.id) else { continue }
+            hotspots.append(Hotspot(rect: Rect(x: area.x + spot.column, y: area.y + spot.row, width: 1, height: 1), target: .row(pin.id)))
         }
-        let legend = "zoom \(Int(model.map.zoom))× · \(model.rows.count) pins · arrows pan · + - zoom · 0 reset · n/N pins"
+        // The selected pin's hotspot last, so it wins in a cluster.
+        if let selected = model.selected?.objectId, let index = hotspots.firstIndex(where: { $0.target == .row(selected) }) {
+            hotspots.append(hotspots.remove(at: index))
+        }
+        let onScreen = hotspots.count
+        let legend = "zoom \(Int(viewport.zoom))× · \(onScreen) of \(model.rows.count) pins here · arrows pan · + - zoom · 0 world · n/N pins · Enter details"
         buffer.put(legend, x: rect.x + 1, y: rect.maxY - 1, style: .dim, maxWidth: rect.width - 2)
         if model.annotationOpen, let selected = model.selected {
-            annotation(&buffer, for: selected, near: selectedCell, model: model, in: rect)
+            let spot = frame.cell(ofPin: selected.objectId).map { (x: area.x + $0.column, y: area.y + $0.row) }
+            annotation(&buffer, for: selected, near: spot, model: model, in: area)
         }
         return hotspots
     }
 
-    static func drawGraticule(_ buffer: inout Buffer, view: MapView, in rect: Rect, ascii: Bool) {
-        let style = Style(foreground: .blue, dim: true)
-        for latitude in stride(from: -60.0, through: 60.0, by: 30) {
-            for longitude in stride(from: -180.0, through: 180.0, by: 2.0 / view.zoom) {
-                if let spot = cell(latitude: latitude, longitude: longitude, view: view, in: rect) {
-                    buffer[spot.x, spot.y] = Cell(ascii ? "." : "·", style: style)
-                }
+    static func style(for style: CellStyle) -> Style {
+        switch style {
+        case .water: return .plain
+        case .land: return Style(foreground: .green)
+        case .coast: return Style(foreground: .green, dim: true)
+        case .pin(let pin), .cluster(let pin):
+            switch pin {
+            case .normal: return Style(foreground: .red, bold: true)
+            case .match: return Style(foreground: .magenta, bold: true)
+            case .own: return Style(foreground: .yellow, bold: true)
+            case .selected: return Style(foreground: .yellow, bold: true, reverse: true)
             }
         }
     }
@@ -62,9 +73,10 @@ public enum MapPane {
         _ buffer: inout Buffer, for row: StudentInformation, near spot: (x: Int, y: Int)?, model: MainModel, in rect: Rect
     ) {
         let width = min(48, rect.width - 2)
-        let box = Rect(
-            x: min(max(rect.x + 1, (spot?.x ?? rect.x) - width / 2), rect.maxX - width - 1),
-            y: min(max(rect.y, (spot?.y ?? rect.y) + 1), rect.maxY - 7), width: width, height: 7)
+        let height = min(7, rect.height)
+        let below = (spot?.y ?? rect.y) + 1
+        let top = below + height <= rect.maxY ? below : max(rect.y, (spot?.y ?? rect.y) - height)
+        let box = Rect(x: min(max(rect.x + 1, (spot?.x ?? rect.x) - width / 2), rect.maxX - width - 1), y: top, width: width, height: height)
         buffer.fill(box)
         buffer.box(box, style: .accent, ascii: model.ascii)
         let inner = box.inset(1)

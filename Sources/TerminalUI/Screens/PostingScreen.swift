@@ -1,6 +1,7 @@
 import Geo
 import SafeText
 import ViewModels
+import WorldMap
 
 /// The posting modal: "Where are you studying today?", the fields and [ Find Location ]; a
 /// spinner while geocoding; the preview (place, precision, alternatives) and [ Finish ]; the
@@ -11,7 +12,7 @@ public enum PostingScreen {
         var buffer = frame.buffer
         buffer.restyle(buffer.area) { $0.dim = true }
         var hotspots: [Hotspot] = []
-        let box = buffer.area.centered(width: min(64, buffer.width - 2), height: min(18, buffer.height - 2))
+        let box = buffer.area.centered(width: min(72, buffer.width - 2), height: min(24, buffer.height - 2))
         buffer.fill(box)
         buffer.box(box, style: .accent, title: "Post your location", ascii: ascii)
         let inner = Rect(x: box.x + 2, y: box.y + 1, width: box.width - 4, height: box.height - 2)
@@ -62,6 +63,9 @@ public enum PostingScreen {
 
     static func preview(_ buffer: inout Buffer, model: PostingViewModel, in rect: Rect) {
         guard let place = model.chosen, rect.height > 0 else { return }
+        if rect.height >= 7 {
+            miniMap(&buffer, place: place, in: Rect(x: rect.x, y: rect.y + 3, width: rect.width, height: rect.height - 4))
+        }
         let coordinates = String(format: "%.3f, %.3f", place.latitude, place.longitude)
         buffer.put("◉ \(SafeText.clean(place.displayName))", x: rect.x, y: rect.y, style: Style(foreground: .yellow, bold: true), maxWidth: rect.width)
         buffer.put("\(coordinates) · precision: \(place.precision.rawValue)", x: rect.x + 2, y: rect.y + 1, style: .dim, maxWidth: rect.width - 2)
@@ -73,6 +77,26 @@ public enum PostingScreen {
                 (index == model.choice ? "›" : " ") + SafeText.clean(place.displayName)
             }
             buffer.put("← → other matches: " + names.joined(separator: "  "), x: rect.x, y: rect.y + 2, maxWidth: rect.width)
+        }
+    }
+
+    /// A map zoomed to the place's region with the placemark on it.
+    static func miniMap(_ buffer: inout Buffer, place: Placemark, in rect: Rect) {
+        guard rect.width > 4, rect.height > 2 else { return }
+        var viewport = Viewport(width: rect.width, height: rect.height)
+        viewport.fit(
+            MapRegion(
+                minLatitude: place.region.minLatitude, maxLatitude: place.region.maxLatitude,
+                minLongitude: place.region.minLongitude, maxLongitude: place.region.maxLongitude))
+        viewport.setZoom(min(viewport.zoom, 64))
+        viewport.center(latitude: place.latitude, longitude: place.longitude)
+        let pin = MapPin(id: "new", latitude: place.latitude, longitude: place.longitude, style: .selected)
+        let frame = MapRenderer().render(viewport, pins: [pin])
+        for row in 0..<rect.height {
+            for column in 0..<rect.width {
+                guard let cell = frame.grid[column, row] else { continue }
+                buffer[rect.x + column, rect.y + row] = Cell(cell.character, style: MapPane.style(for: cell.style))
+            }
         }
     }
 }

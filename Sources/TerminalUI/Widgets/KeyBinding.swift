@@ -24,7 +24,12 @@ public enum KeyTable {
             KeyBinding("Enter", "open the link (Map: show the pin)", footer: "Enter open"),
         ]
         if pane == 1 { table.append(KeyBinding("m", "show the row on the map")) }
-        if pane == 0 { table.append(KeyBinding("n N [ ]", "next / previous pin")) }
+        if pane == 0 {
+            table += [
+                KeyBinding("← → ↑ ↓ h j k l", "pan the map"), KeyBinding("+ - (a z)", "zoom in / out"),
+                KeyBinding("0", "whole world"), KeyBinding("n N [ ]", "next / previous pin"),
+            ]
+        }
         table += [
             KeyBinding("/", "filter all panes (Esc clears)", footer: "/ filter"),
             KeyBinding("n N", "next / previous match"),
