@@ -136,7 +136,10 @@ def wrong_password():
 def login_map():
     start_app("main", SERVER)
     log_in("main")
-    screen = wait_for("main", lambda text: text.count("●") + text.count("◉") >= 20 and "updated" in text, what="pins")
+    def pins_shown(text):
+        match = re.search(r"(\d+) (?:of \d+ )?pins", text)
+        return "updated" in text and match is not None and int(match.group(1)) >= 20
+    screen = wait_for("main", pins_shown, what="20 or more pins")
     assert "updated" in screen and SERVER.split("//")[1] in screen, screen
 
 
