@@ -9,7 +9,7 @@ public enum PostingField: Sendable, Hashable {
 }
 
 /// Where the posting flow is.
-public enum PostingStep: Sendable, Equatable {
+public enum PostingStep: Sendable, Hashable {
     /// Typing the place and the link.
     case enter
     /// Looking the place up.

@@ -43,6 +43,7 @@ struct TUICommand: AsyncParsableCommand {
         let app = AppController(
             api: connection.client, geocoder: AppGeocoder.make(), opener: LinkOpener(environment: environment),
             serverName: server, hint: hint, cache: LocationCache.forServer(server, environment: environment), ascii: backend.asciiOnly)
+        if let path = environment["ONTHEMAP_TRACE"], !path.isEmpty { app.trace = FrameTrace(path: path) }
         await app.run(on: backend)
         backend.shutdown()
         await connection.close()

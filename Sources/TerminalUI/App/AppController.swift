@@ -26,6 +26,8 @@ public final class AppController {
     var lastFrame: Frame?
     var isRefreshing = false
     var shouldQuit = false
+    /// Benchmark timings, when asked for.
+    public var trace: FrameTrace?
     /// Links no opener could take: printed when the app ends, so they can be copied.
     public private(set) var unopenedLinks: [String] = []
 
@@ -82,15 +84,24 @@ public final class AppController {
     public func run(on backend: any Backend) async {
         var drawnAt = Date.distantPast
         var pending = true
+        var drawnState = 0
         while !shouldQuit {
-            // Draw after every event, and otherwise a few times a second for spinners, toasts
-            // and answers that arrived in the background.
-            if pending || clock().timeIntervalSince(drawnAt) >= 0.18 {
+            // Draw after every event or background change, and otherwise a few times a second
+            // for spinners and toasts.
+            let state = stateSignature
+            if pending || state != drawnState || clock().timeIntervalSince(drawnAt) >= 0.18 {
+                drawnState = state
+                let started = Date()
                 let size = backend.size
                 let frame = frame(width: size.width, height: size.height)
                 lastFrame = frame
                 backend.draw(frame.buffer)
                 drawnAt = clock()
+                if let trace {
+                    let milliseconds = String(format: "%.2f", Date().timeIntervalSince(started) * 1000)
+                    let screen = phase == .login ? "login" : "\(browse.pane.title.lowercased()):\(store.locations.count)"
+                    trace.mark("frame", "\(milliseconds) \(size.width)x\(size.height) \(screen)")
+                }
             }
             pending = false
             if let event = backend.nextEvent(timeoutMilliseconds: 40) {
@@ -99,6 +110,25 @@ public final class AppController {
             }
             await Task.yield()
         }
+    }
+
+    /// Changes when anything that background work can change has changed.
+    var stateSignature: Int {
+        var hasher = Hasher()
+        hasher.combine(phase)
+        hasher.combine(store.locations.count)
+        hasher.combine(store.updatedAt)
+        hasher.combine(store.isOffline)
+        hasher.combine(isRefreshing)
+        hasher.combine(login.isBusy)
+        hasher.combine(login.alert)
+        hasher.combine(login.flashedField)
+        hasher.combine(posting?.step)
+        hasher.combine(posting?.alert)
+        hasher.combine(alert)
+        hasher.combine(toast?.text)
+        hasher.combine(browse.selectedID)
+        return hasher.finalize()
     }
 
     /// Shows a short note for a few seconds.
@@ -130,6 +160,7 @@ public final class AppController {
     // MARK: - Intents shared by keys and mouse
 
     func submitLogin() {
+        trace?.mark("login-submitted")
         Task {
             guard let session = await login.submit() else { return }
             self.session = session
