@@ -34,7 +34,8 @@ public final class AppController {
     let api: any OnTheMapAPI
     let geocoder: any Geocoder
     let opener: LinkOpener
-    let serverName: String
+    /// How the footer names the server.
+    public var serverName: String
     let ascii: Bool
     let started = Date()
     let clock: @Sendable () -> Date
