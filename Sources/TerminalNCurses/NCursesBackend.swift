@@ -25,7 +25,8 @@ public final class NCursesBackend: Backend {
             throw StartError(description: "onthemap needs a terminal: stdin and stdout must be a TTY (for scripts use `onthemap list`).")
         }
         setlocale(LC_ALL, "")
-        if otm_codeset_is_utf8() == 0 { setlocale(LC_CTYPE, "C.UTF-8") }
+        // A locale that is not UTF-8 means a terminal that may not show Braille or box drawing:
+        // draw ASCII only (every other character is mapped by AsciiFallback).
         asciiOnly = forceASCII || otm_codeset_is_utf8() == 0
         guard initscr() != nil else { throw StartError(description: "ncurses could not open the terminal (is TERM set?).") }
         isOpen = true
@@ -67,8 +68,12 @@ public final class NCursesBackend: Backend {
         for y in 0..<buffer.height {
             for x in 0..<buffer.width {
                 let cell = buffer[x, y]
-                if cell.isContinuation { continue }
                 if let previous, previous[x, y] == cell { continue }
+                if cell.isContinuation {
+                    // ASCII mode draws a wide character as one '?': fill its right half.
+                    if asciiOnly { put(Cell(" ", style: cell.style), x: x, y: y) }
+                    continue
+                }
                 put(cell, x: x, y: y)
             }
         }
