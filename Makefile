@@ -2,7 +2,7 @@
 # what the tests need and runs them all. Both install missing Debian packages first.
 
 SWIFT ?= swift
-APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev tmux python3
+APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev tmux python3 postgresql
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
@@ -28,10 +28,11 @@ build: deps
 run: build
 	"$(BIN)/onthemap"
 
-## test: unit and integration tests (real server on loopback), then the end-to-end suite.
+## test: unit and integration tests (real servers on loopback; the storage suite on SQLite and
+## on a throwaway PostgreSQL cluster), then the end-to-end suite.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash scripts/with-postgres.sh $(SWIFT) test --skip-build
 	@if [ -f Tests/e2e/run.sh ]; then bash Tests/e2e/run.sh "$(BIN)"; fi
 
 ## bench: release-built benchmarks; figures go to Docs/Benchmarks.md.

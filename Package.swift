@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
@@ -60,6 +61,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -71,7 +73,10 @@ let package = Package(
         /// A real server on loopback and raw HTTP helpers, for the client and server tests.
         .target(
             name: "ServerTestSupport",
-            dependencies: ["OnTheMapServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "OnTheMapServer", .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             path: "Tests/ServerTestSupport"
         ),
 
@@ -117,6 +122,7 @@ let package = Package(
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "ViewModels", "APIClient", "Geo", "OnTheMapModels"],
             exclude: ["Snapshots"]),
+        .testTarget(name: "ServerProcessTests", dependencies: ["ServerTestSupport"]),
         .testTarget(name: "OnTheMapCLITests", dependencies: ["onthemap", "OnTheMapModels"]),
         .testTarget(name: "APIClientTests", dependencies: ["APIClient", "OnTheMapModels", "ServerTestSupport"]),
         .testTarget(

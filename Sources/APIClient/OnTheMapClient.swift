@@ -44,15 +44,7 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         guard response.statusCode == 200 else {
             throw sessionError(status: response.statusCode, payload: payload)
         }
-        let answer: SessionResponse = try decode(payload)
-        let newSession = UserSession(
-            accountKey: answer.account.key, sessionID: answer.session.id, expiration: answer.session.expiration)
-        let token = Self.cookie(named: "XSRF-TOKEN", in: response)
-        state.withLock {
-            session = newSession
-            xsrfToken = token
-        }
-        return newSession
+        return try adoptSession(payload, response)
     }
 
     public func signUp(_ request: SignUpRequest) async throws(APIError) -> UserSession {
@@ -61,6 +53,11 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         guard (200..<300).contains(response.statusCode) else {
             throw sessionError(status: response.statusCode, payload: payload, credentialsAreWrongOn403: false)
         }
+        return try adoptSession(payload, response)
+    }
+
+    /// Keeps the session of a login or sign-up answer, and its XSRF cookie for logging out.
+    private func adoptSession(_ payload: Data, _ response: HTTPURLResponse) throws(APIError) -> UserSession {
         let answer: SessionResponse = try decode(payload)
         let newSession = UserSession(
             accountKey: answer.account.key, sessionID: answer.session.id, expiration: answer.session.expiration)

@@ -35,18 +35,26 @@ public final class EmbeddedServer: Sendable {
         var configuration = configuration
         configuration.host = "127.0.0.1"
         if seedDemo {
-            _ = try await ServerDatabase.open(configuration).seedDemo()
+            let database = try await ServerDatabase.open(configuration)
+            defer { Task { await database.close() } }
+            _ = try await database.seedDemo()
         }
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
-        let application = try await ServerApplication.build(configuration: configuration, logger: logger) { port in
+        let built = try await ServerApplication.build(configuration: configuration, logger: logger) { port in
             portContinuation.yield(port)
             portContinuation.finish()
         }
         let group = ServiceGroup(
-            configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger))
+            configuration: .init(services: [built.application], gracefulShutdownSignals: [], logger: logger))
         let task = Task {
             defer { portContinuation.finish() }
-            try await group.run()
+            do {
+                try await group.run()
+            } catch {
+                await built.close()
+                throw error
+            }
+            await built.close()
         }
         // If binding fails, the task ends and finishes the stream without a port.
         var iterator = portStream.makeAsyncIterator()

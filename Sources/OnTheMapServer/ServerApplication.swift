@@ -25,25 +25,46 @@ public enum ServerApplication {
         return router
     }
 
-    /// Opens the SQLite database at the configured path and migrates it.
-    static func openStorage(_ configuration: ServerConfiguration) async throws -> SQLiteStorage {
-        let storage = try SQLiteStorage(path: configuration.databasePath)
-        try await storage.migrate()
+    /// Opens the configured database — a SQLite file or a PostgreSQL URL — and migrates it.
+    static func openStorage(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "onthemap-server.storage"))
+        async throws -> any ServerStorage
+    {
+        let storage: any ServerStorage
+        switch configuration.database {
+        case .sqlite(let path): storage = try SQLiteStorage(path: path)
+        case .postgres(let url): storage = try PostgresStorage(url: url, logger: logger)
+        }
+        do {
+            try await storage.migrate()
+        } catch {
+            await storage.close()
+            throw error
+        }
         return storage
+    }
+
+    /// A server ready to run, and its storage to close after it stops.
+    public struct Built: Sendable {
+        public let application: Application<RouterResponder<AppRequestContext>>
+        let storage: any ServerStorage
+
+        /// Releases the database connections (after the application has stopped).
+        public func close() async { await storage.close() }
     }
 
     /// An application ready to `run()` or `runService()`.
     /// - Parameter onRunning: called with the bound port once the server listens.
     public static func build(
         configuration: ServerConfiguration, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) async throws -> some ApplicationProtocol {
-        let storage = try await openStorage(configuration)
+    ) async throws -> Built {
+        let storage = try await openStorage(configuration, logger: logger)
         let router = buildRouter(storage: storage, configuration: configuration)
-        return Application(
+        let application = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
+        return Built(application: application, storage: storage)
     }
 }
 

@@ -3,13 +3,16 @@ import OnTheMapModels
 
 /// Administration of a server's database from the command line: accounts and the demo class.
 public struct ServerDatabase: Sendable {
-    let storage: SQLiteStorage
+    let storage: any ServerStorage
     let configuration: ServerConfiguration
 
     /// Opens (and migrates) the database that `configuration` names.
     public static func open(_ configuration: ServerConfiguration) async throws -> ServerDatabase {
         ServerDatabase(storage: try await ServerApplication.openStorage(configuration), configuration: configuration)
     }
+
+    /// Releases the database connections.
+    public func close() async { await storage.close() }
 
     /// Why an account cannot be created.
     public enum AccountError: Error, CustomStringConvertible {

@@ -15,8 +15,12 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
 
 /// Where the database is; shared by every subcommand.
 struct DatabaseOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The SQLite file.", valueName: "path"))
-    var database: String = ServerConfiguration.defaultDatabasePath()
+    @Option(
+        help: ArgumentHelp(
+            "A SQLite file, or a postgres://user:password@host:port/database URL (default: $DATABASE_URL, else a file in the XDG data folder).",
+            valueName: "path-or-url"))
+    var database: String = ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? ServerConfiguration.defaultDatabasePath()
 }
 
 extension OnTheMapServerCommand {
@@ -51,10 +55,11 @@ extension OnTheMapServerCommand {
                 parseRESTAPIKey: parseRestKey, openWrites: openWrites, maxLimit: maxLimit,
                 sessionLifetime: sessionHours * 3600)
             let serverLogger = logger
-            let application = try await ServerApplication.build(configuration: configuration, logger: logger) { port in
-                serverLogger.notice("onthemap-server listening on http://\(configuration.host):\(port) (database \(configuration.databasePath))")
+            let built = try await ServerApplication.build(configuration: configuration, logger: logger) { port in
+                serverLogger.notice("onthemap-server listening on http://\(configuration.host):\(port) (database \(configuration.database))")
             }
-            try await application.runService()
+            defer { Task { await built.close() } }
+            try await built.application.runService()
         }
     }
 

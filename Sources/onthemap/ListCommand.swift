@@ -19,34 +19,17 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let connection: Connection
-        do {
-            connection = try await serverOptions.connect()
-        } catch let failure as CommandFailure {
-            throw Self.fail(failure.description)
+        let list = try await serverOptions.recentLocations(count: limit)
+        if list.skipped > 0 {
+            FileHandle.standardError.write(
+                Data("onthemap: skipped \(list.skipped) row\(list.skipped == 1 ? "" : "s") with unusable data (no objectId, or no valid coordinates).\n".utf8))
         }
-        let result: Result<StudentLocationList, APIError>
-        do {
-            result = .success(try await connection.client.recentLocations(count: limit))
-        } catch {
-            result = .failure(error)
-        }
-        await connection.close()
-        switch result {
-        case .failure(let error):
-            throw Self.fail(error.userMessage)
-        case .success(let list):
-            if list.skipped > 0 {
-                FileHandle.standardError.write(
-                    Data("onthemap: skipped \(list.skipped) row\(list.skipped == 1 ? "" : "s") with unusable data (no objectId, or no valid coordinates).\n".utf8))
+        let output: String =
+            switch format {
+            case .table: LocationFormatter.table(list.locations)
+            case .json: try LocationFormatter.json(list.locations)
+            case .csv: LocationFormatter.csv(list.locations)
             }
-            let output: String =
-                switch format {
-                case .table: LocationFormatter.table(list.locations)
-                case .json: try LocationFormatter.json(list.locations)
-                case .csv: LocationFormatter.csv(list.locations)
-                }
-            FileHandle.standardOutput.write(Data(output.utf8))
-        }
+        FileHandle.standardOutput.write(Data(output.utf8))
     }
 }

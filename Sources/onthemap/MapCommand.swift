@@ -54,29 +54,12 @@ struct MapCommand: AsyncParsableCommand {
                 throw Self.fail(error.userMessage)
             }
         }
-        let connection: Connection
-        do {
-            connection = try await serverOptions.connect()
-        } catch let failure as CommandFailure {
-            throw Self.fail(failure.description)
-        }
-        let result: Result<StudentLocationList, APIError>
-        do {
-            result = .success(try await connection.client.recentLocations(count: 100))
-        } catch {
-            result = .failure(error)
-        }
-        await connection.close()
-        switch result {
-        case .failure(let error):
-            throw Self.fail(error.userMessage)
-        case .success(let list):
-            let point = center.flatMap(MapRendering.coordinate)
-            let text = MapRendering.render(
-                list.locations, width: size.width, height: size.height, center: point, zoom: zoom, region: region,
-                mode: ascii ? .ascii : .braille, colored: color.enabled)
-            FileHandle.standardOutput.write(Data(text.utf8))
-        }
+        let list = try await serverOptions.recentLocations(count: 100)
+        let point = center.flatMap(MapRendering.coordinate)
+        let text = MapRendering.render(
+            list.locations, width: size.width, height: size.height, center: point, zoom: zoom, region: region,
+            mode: ascii ? .ascii : .braille, colored: color.enabled)
+        FileHandle.standardOutput.write(Data(text.utf8))
     }
 }
 

@@ -19,9 +19,9 @@ import Testing
             latitude: 37.386052, longitude: -122.083851)
     }
 
-    @Test(arguments: APIDialect.allCases)
-    func logsInReadsUserPostsUpdatesAndLogsOut(dialect: APIDialect) async throws {
-        let server = try await TestServer.start(seedDemo: true)
+    @Test(arguments: TestBackend.available, APIDialect.allCases)
+    func logsInReadsUserPostsUpdatesAndLogsOut(backend: TestBackend, dialect: APIDialect) async throws {
+        let server = try await TestServer.start(backend: backend, seedDemo: true)
         defer { Task { await server.stop() } }
         let key = try await server.addUser(email: "ada@example.com", password: Self.password, firstName: "Ada", lastName: "Lovelace")
         let api = client(server, dialect)

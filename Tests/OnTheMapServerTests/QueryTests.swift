@@ -30,9 +30,11 @@ import Testing
             mediaURL: "https://navy.mil", latitude: 38.88, longitude: -77.1, createdAt: stamp(6), updatedAt: stamp(6)),
     ]
 
-    static func start(maxLimit: Int = 1000) async throws -> TestServer {
-        let server = try await TestServer.start(openWrites: true, maxLimit: maxLimit)
-        try await SQLiteStorage(path: server.configuration.databasePath).insert(rows)
+    static func start(_ backend: TestBackend, maxLimit: Int = 1000) async throws -> TestServer {
+        let server = try await TestServer.start(backend: backend, openWrites: true, maxLimit: maxLimit)
+        let storage = try await ServerApplication.openStorage(server.configuration)
+        try await storage.insert(rows)
+        await storage.close()
         return server
     }
 
@@ -81,6 +83,10 @@ import Testing
         Case(query: #"where={"mapString":"Mountain View, CA"}"#, expected: ["d"]),
         Case(query: #"where={"mapString":"Mountain+View,+CA"}"#, expected: ["d"]),
         Case(query: #"where={"uniqueKey":"k1' OR '1'='1"}"#, expected: []),
+        Case(query: #"where={"latitude":{"$gt":"abc"}}"#, expected: []),
+        Case(query: #"where={"latitude":"51.5"}"#, expected: []),
+        Case(query: #"where={"latitude":{"$ne":"x"}}"#, expected: ["a", "b", "c", "d", "e", "f"]),
+        Case(query: #"where={"latitude":{"$in":[51.5,"53.48",true]}}"#, expected: ["a"]),
     ]
 
     static func get(_ server: TestServer, _ path: String, _ query: String) async throws -> RawHTTP.Reply {
@@ -94,9 +100,9 @@ import Testing
         return try await RawHTTP.send("GET", server.baseURL, path + (encoded.isEmpty ? "" : "?" + encoded))
     }
 
-    @Test(arguments: cases)
-    func answers(query: Case) async throws {
-        let server = try await Self.start()
+    @Test(arguments: TestBackend.available, cases)
+    func answers(backend: TestBackend, query: Case) async throws {
+        let server = try await Self.start(backend)
         defer { Task { await server.stop() } }
         let reply = try await Self.get(server, query.path, query.query)
         #expect(reply.status == 200, "\(reply.text)")
@@ -104,8 +110,9 @@ import Testing
         #expect(results?.compactMap { $0["objectId"] as? String } == query.expected)
     }
 
-    @Test func countAndKeys() async throws {
-        let server = try await Self.start()
+    @Test(arguments: TestBackend.available)
+    func countAndKeys(backend: TestBackend) async throws {
+        let server = try await Self.start(backend)
         defer { Task { await server.stop() } }
         let counted = try #require(try await Self.get(server, "/v1/StudentLocation", "count=1&limit=1").json() as? [String: Any])
         #expect(counted["count"] as? Int == 6)
@@ -118,8 +125,9 @@ import Testing
         #expect(keyed.first.map { Set($0.keys) } == ["objectId", "firstName", "createdAt", "updatedAt"])
     }
 
-    @Test func maxLimitCapsThePage() async throws {
-        let server = try await Self.start(maxLimit: 3)
+    @Test(arguments: TestBackend.available)
+    func maxLimitCapsThePage(backend: TestBackend) async throws {
+        let server = try await Self.start(backend, maxLimit: 3)
         defer { Task { await server.stop() } }
         let results = (try await Self.get(server, "/v1/StudentLocation", "limit=500").json() as? [String: Any])?["results"] as? [Any]
         #expect(results?.count == 3)
@@ -150,9 +158,9 @@ import Testing
         BadQuery(query: #"where={"firstName":{"$exists":"yes"}}"#, code: 107, message: "bad constraint: $exists takes true or false"),
     ]
 
-    @Test(arguments: badQueries)
-    func refuses(bad: BadQuery) async throws {
-        let server = try await Self.start()
+    @Test(arguments: TestBackend.available, badQueries)
+    func refuses(backend: TestBackend, bad: BadQuery) async throws {
+        let server = try await Self.start(backend)
         defer { Task { await server.stop() } }
         let reply = try await Self.get(server, bad.path, bad.query)
         #expect(reply.status == 400)
@@ -162,7 +170,7 @@ import Testing
     }
 
     @Test func orderTypoIsCaughtNotIgnored() async throws {
-        let server = try await Self.start()
+        let server = try await Self.start(.sqlite)
         defer { Task { await server.stop() } }
         let reply = try await Self.get(server, "/v1/StudentLocation", "order=-updateAt")
         #expect(reply.status == 400)
@@ -170,8 +178,9 @@ import Testing
         #expect(((reply.json() as? [String: Any])?["error"] as? String)?.hasPrefix("Invalid order key: updateAt") == true)
     }
 
-    @Test func hostileStringsRoundTripAsData() async throws {
-        let server = try await Self.start()
+    @Test(arguments: TestBackend.available)
+    func hostileStringsRoundTripAsData(backend: TestBackend) async throws {
+        let server = try await Self.start(backend)
         defer { Task { await server.stop() } }
         let nasty = "\u{1B}]0;pwned\u{07}\u{1B}[31mred\u{202E}\u{9B}\"\\ 東京 🎉 \(String(repeating: "x", count: 900))"
         let body = try JSONSerialization.data(withJSONObject: [
@@ -190,15 +199,27 @@ import Testing
 
 /// The acceptance check: a million rows, and the main query is served by the index.
 @Suite struct QueryPlanTests {
+    @Test(.enabled(if: TestBackend.postgresURL != nil)) func postgresServesTheNewestFromTheIndexToo() async throws {
+        let server = try await TestServer.start(backend: .postgres)
+        defer { Task { await server.stop() } }
+        let plan = try await server.withDatabase { database in
+            try await database.seedSynthetic(count: 200_000)
+            return try await database.mainQueryPlan()
+        }
+        #expect(plan.contains { $0.contains("Index Scan Backward using student_location_updated") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("Sort") }, "\(plan)")
+    }
+
     @Test func newestHundredOfAMillionRowsUsesTheIndex() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let storage = try SQLiteStorage(path: server.configuration.databasePath)
         try await storage.fillSynthetic(count: 1_000_000)
         #expect(try await storage.locationCount() == 1_000_000)
-        let plan = try await server.database().mainQueryPlan()
+        let plan = try await server.withDatabase { try await $0.mainQueryPlan() }
         #expect(plan.contains { $0.contains("USING INDEX student_location_updated") }, "\(plan)")
         #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+        await storage.close()
 
         let reply = try await RawHTTP.send("GET", server.baseURL, "/v1/StudentLocation?limit=100&order=-updatedAt")
         let rows = try #require((reply.json() as? [String: Any])?["results"] as? [[String: Any]])

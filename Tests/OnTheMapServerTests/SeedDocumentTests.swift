@@ -22,10 +22,10 @@ import Testing
     ]
     static let postBody = #"{"uniqueKey": "1234", "firstName": "John", "lastName": "Doe","mapString": "Mountain View, CA", "mediaURL": "https://udacity.com","latitude": 37.386052, "longitude": -122.083851}"#
 
-    @Test(arguments: eras)
-    func theDocumentsRequestsSucceedWithTheOriginalShapes(paths: Paths) async throws {
+    @Test(arguments: TestBackend.available, eras)
+    func theDocumentsRequestsSucceedWithTheOriginalShapes(backend: TestBackend, paths: Paths) async throws {
         let server = try await TestServer.start(
-            openWrites: true, parseKeys: (Self.parseHeaders["X-Parse-Application-Id"]!, Self.parseHeaders["X-Parse-REST-API-Key"]!),
+            backend: backend, openWrites: true, parseKeys: (Self.parseHeaders["X-Parse-Application-Id"]!, Self.parseHeaders["X-Parse-REST-API-Key"]!),
             seedDemo: true)
         defer { Task { await server.stop() } }
         let base = server.baseURL

@@ -32,12 +32,12 @@ import Testing
     }
 
     static func count(_ server: TestServer) async throws -> Int {
-        try await server.database().locationCount()
+        try await server.locationCount()
     }
 
-    @Test(arguments: ["/v1/StudentLocation", "/parse/classes/StudentLocation"])
-    func ownerOnlyWritesWithoutOpenWrites(path: String) async throws {
-        let server = try await TestServer.start()
+    @Test(arguments: TestBackend.available, ["/v1/StudentLocation", "/parse/classes/StudentLocation"])
+    func ownerOnlyWritesWithoutOpenWrites(backend: TestBackend, path: String) async throws {
+        let server = try await TestServer.start(backend: backend)
         defer { Task { await server.stop() } }
         let adaKey = try await server.addUser(email: "ada@example.com")
         _ = try await server.addUser(email: "bob@example.com")
@@ -166,9 +166,9 @@ import Testing
             body: "", status: 400, expected: #"{"code":107,"error":"bad constraint: $near"}"#),
     ]
 
-    @Test(arguments: refusals)
-    func refusesAndWritesNothing(refusal: Refusal) async throws {
-        let server = try await TestServer.start(openWrites: true)
+    @Test(arguments: TestBackend.available, refusals)
+    func refusesAndWritesNothing(backend: TestBackend, refusal: Refusal) async throws {
+        let server = try await TestServer.start(backend: backend, openWrites: true)
         defer { Task { await server.stop() } }
         _ = try await server.addUser(email: "ada@example.com")
         let reply = try await RawHTTP.send(
@@ -180,8 +180,9 @@ import Testing
         #expect(try await Self.count(server) == 0)
     }
 
-    @Test func xsrfHeaderMustMatchTheCookie() async throws {
-        let server = try await TestServer.start()
+    @Test(arguments: TestBackend.available)
+    func xsrfHeaderMustMatchTheCookie(backend: TestBackend) async throws {
+        let server = try await TestServer.start(backend: backend)
         defer { Task { await server.stop() } }
         _ = try await server.addUser(email: "ada@example.com")
         let login = try await RawHTTP.send(
@@ -206,8 +207,9 @@ import Testing
         #expect(after.status == 403)
     }
 
-    @Test func signUpValidates() async throws {
-        let server = try await TestServer.start()
+    @Test(arguments: TestBackend.available)
+    func signUpValidates(backend: TestBackend) async throws {
+        let server = try await TestServer.start(backend: backend)
         defer { Task { await server.stop() } }
         let cases: [(String, Int)] = [
             (#"{"email":"a@b.c","password":"long enough","first_name":"A","last_name":"B"}"#, 201),

@@ -1,51 +1,133 @@
 import Foundation
 import Logging
 import OnTheMapServer
+import PostgresNIO
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// A real `onthemap-server` on 127.0.0.1 with its own SQLite file in a temporary folder, for
-/// tests that talk to it over HTTP.
+/// The databases a storage test runs against: SQLite always; PostgreSQL when
+/// `ONTHEMAP_TEST_POSTGRES_URL` names a server (`make test` starts one).
+public enum TestBackend: String, Sendable, CustomStringConvertible {
+    case sqlite
+    case postgres
+
+    public var description: String { rawValue }
+
+    /// The backends available to this run.
+    public static var available: [TestBackend] {
+        postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
+    }
+
+    public static var postgresURL: URL? {
+        ProcessInfo.processInfo.environment["ONTHEMAP_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) }
+    }
+
+    /// A fresh, empty database for one test: a SQLite file in `directory`, or a new PostgreSQL
+    /// database beside the one `ONTHEMAP_TEST_POSTGRES_URL` names.
+    public func makeDatabase(in directory: URL) async throws -> String {
+        switch self {
+        case .sqlite:
+            return directory.appendingPathComponent("server.sqlite").path
+        case .postgres:
+            guard let admin = Self.postgresURL else { throw TestServerError("ONTHEMAP_TEST_POSTGRES_URL is not set") }
+            let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            try await Self.administer(admin, "CREATE DATABASE \(name)")
+            var components = URLComponents(url: admin, resolvingAgainstBaseURL: false)
+            components?.path = "/" + name
+            guard let url = components?.string else { throw TestServerError("bad ONTHEMAP_TEST_POSTGRES_URL") }
+            return url
+        }
+    }
+
+    /// Drops a database `makeDatabase` created.
+    public func dropDatabase(_ location: String) async {
+        guard self == .postgres, let admin = Self.postgresURL, let url = URL(string: location) else { return }
+        let name = String(url.path.dropFirst())
+        guard name.hasPrefix("t_") else { return }
+        try? await Self.administer(admin, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+
+    private static func administer(_ url: URL, _ sql: String) async throws {
+        var logger = Logger(label: "test-postgres")
+        logger.logLevel = .critical
+        let configuration = PostgresConnection.Configuration(
+            host: url.host ?? "127.0.0.1", port: url.port ?? 5432, username: url.user ?? "postgres", password: url.password,
+            database: String(url.path.dropFirst()), tls: .disable)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+    }
+}
+
+/// A failure of the test harness itself.
+public struct TestServerError: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
+}
+
+/// A real `onthemap-server` on 127.0.0.1 with its own database (a SQLite file in a temporary
+/// folder, or a fresh PostgreSQL database), for tests that talk to it over HTTP.
 public struct TestServer: Sendable {
     public let server: EmbeddedServer
     public let directory: URL
     public let configuration: ServerConfiguration
+    public let backend: TestBackend
 
     public var baseURL: URL { server.baseURL }
 
     /// Starts a server. bcrypt runs at its lowest cost here to keep tests quick.
     public static func start(
-        openWrites: Bool = false, parseKeys: (String, String)? = nil, seedDemo: Bool = false, maxLimit: Int = 1000
+        backend: TestBackend = .sqlite, openWrites: Bool = false, parseKeys: (String, String)? = nil, seedDemo: Bool = false,
+        maxLimit: Int = 1000
     ) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onthemap-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let configuration = ServerConfiguration(
-            port: 0, databasePath: directory.appendingPathComponent("server.sqlite").path, parseApplicationID: parseKeys?.0,
+            port: 0, databasePath: try await backend.makeDatabase(in: directory), parseApplicationID: parseKeys?.0,
             parseRESTAPIKey: parseKeys?.1, openWrites: openWrites, maxLimit: maxLimit, bcryptCost: 4)
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical
         let server = try await EmbeddedServer.start(configuration: configuration, seedDemo: seedDemo, logger: logger)
-        return TestServer(server: server, directory: directory, configuration: configuration)
+        return TestServer(server: server, directory: directory, configuration: configuration, backend: backend)
     }
 
     /// Creates an account; returns its key.
     public func addUser(email: String, password: String = "correct horse", firstName: String = "Test", lastName: String = "User")
         async throws -> String
     {
-        try await ServerDatabase.open(configuration).addUser(
-            email: email, password: password, firstName: firstName, lastName: lastName)
+        try await withDatabase { try await $0.addUser(email: email, password: password, firstName: firstName, lastName: lastName) }
     }
 
-    /// The database, for checks behind the API's back.
-    public func database() async throws -> ServerDatabase {
-        try await ServerDatabase.open(configuration)
+    /// Runs `body` with the server's database opened beside it (checks behind the API's back).
+    public func withDatabase<T: Sendable>(_ body: (ServerDatabase) async throws -> T) async throws -> T {
+        let database = try await ServerDatabase.open(configuration)
+        do {
+            let result = try await body(database)
+            await database.close()
+            return result
+        } catch {
+            await database.close()
+            throw error
+        }
     }
 
-    /// Stops the server and deletes its folder.
+    /// How many locations the database holds.
+    public func locationCount() async throws -> Int {
+        try await withDatabase { try await $0.locationCount() }
+    }
+
+    /// Stops the server, drops its database and deletes its folder.
     public func stop() async {
         await server.stop()
+        await backend.dropDatabase(configuration.databasePath)
         try? FileManager.default.removeItem(at: directory)
     }
 }

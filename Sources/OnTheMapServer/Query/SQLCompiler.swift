@@ -1,17 +1,25 @@
 /// Compiles a `ListQuery` to parameterised SQL. Values are always bound, never interpolated;
 /// column names come from `LocationField`, never from the request.
 struct SQLCompiler {
-    /// How the database writes its n-th placeholder (`?` for SQLite, `$n` for PostgreSQL).
-    var placeholder: (Int) -> String = { _ in "?" }
-    /// The SQL of a call to the regular-expression function for (column, pattern, options).
-    var regex: (String, String, String) -> String = { column, pattern, options in
-        "onthemap_regexp(\(column), \(pattern), \(options))"
+    /// The databases this compiles for: they differ in placeholders and regular expressions.
+    enum Dialect {
+        /// `?` placeholders; `$regex` through the `onthemap_regexp` function SQLiteStorage registers.
+        case sqlite
+        /// `$n` placeholders; `$regex` through the `~` operator with embedded options.
+        case postgres
     }
+
+    var dialect: Dialect = .sqlite
     private(set) var binds: [SQLValue] = []
+
+    init(dialect: Dialect = .sqlite) { self.dialect = dialect }
 
     mutating func bind(_ value: SQLValue) -> String {
         binds.append(value)
-        return placeholder(binds.count)
+        switch dialect {
+        case .sqlite: return "?"
+        case .postgres: return "$\(binds.count)"
+        }
     }
 
     mutating func condition(_ predicate: Predicate) -> String {
@@ -28,9 +36,22 @@ struct SQLCompiler {
         case .inList(let field, let values):
             return "\(field.column) IN (" + values.map { bind($0) }.joined(separator: ", ") + ")"
         case .regex(let field, let pattern, let options):
-            let patternPlaceholder = bind(.text(pattern))
-            let optionsPlaceholder = bind(.text(options))
-            return regex(field.column, patternPlaceholder, optionsPlaceholder)
+            switch dialect {
+            case .sqlite:
+                return "onthemap_regexp(\(field.column), \(bind(.text(pattern))), \(bind(.text(options))))"
+            case .postgres:
+                // PostgreSQL's embedded options: i and x as in Parse; `w` makes ^ and $ match at
+                // line breaks (Parse's m). Its `.` already matches a newline (Parse's s).
+                let flags = options.compactMap { letter -> Character? in
+                    switch letter {
+                    case "i", "x": return letter
+                    case "m": return "w"
+                    default: return nil
+                    }
+                }
+                let prefixed = flags.isEmpty ? pattern : "(?\(String(flags)))" + pattern
+                return "\(field.column) ~ \(bind(.text(prefixed)))"
+            }
         }
     }
 

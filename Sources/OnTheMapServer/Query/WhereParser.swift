@@ -137,7 +137,9 @@ enum WhereParser {
     private static func scalar(_ value: JSONValue, for field: LocationField) throws(APIFailure) -> SQLValue? {
         switch value {
         case .string(let text):
-            return .text(text)
+            // A number field never equals or orders against text (as in Parse), and PostgreSQL
+            // would refuse the comparison outright.
+            return field.kind == .number ? nil : .text(text)
         case .number(let number):
             guard number.isFinite else { return nil }
             if field.kind == .text, let integer = Int64(exactly: number) { return .text(String(integer)) }

@@ -34,6 +34,10 @@ final class SQLiteStorage: ServerStorage {
         return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 
+    func close() async {
+        try? pool.close()
+    }
+
     func migrate() async throws {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -77,7 +81,7 @@ final class SQLiteStorage: ServerStorage {
     static let columns = LocationField.allCases.map(\.column).joined(separator: ", ")
 
     func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
-        var compiler = SQLCompiler()
+        var compiler = SQLCompiler(dialect: .sqlite)
         let condition = compiler.condition(query.predicate)
         let binds = compiler.binds
         let sql = "SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT ? OFFSET ?"
@@ -120,10 +124,7 @@ final class SQLiteStorage: ServerStorage {
 
     func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome {
         try await pool.write { db in
-            guard let current = try String?.fetchOne(
-                db, sql: "SELECT unique_key FROM student_location WHERE object_id = ?", arguments: [objectId])
-            else { return .notFound }
-            if let owner, current != owner { return .notOwner }
+            if let refusal = try Self.refusal(db, objectId: objectId, owner: owner) { return refusal }
             var assignments = ["updated_at = ?"]
             var arguments: [(any DatabaseValueConvertible)?] = [updatedAt]
             func set(_ field: LocationField, _ value: (any DatabaseValueConvertible)?) {
@@ -148,13 +149,19 @@ final class SQLiteStorage: ServerStorage {
 
     func delete(objectId: String, owner: String?) async throws -> WriteOutcome {
         try await pool.write { db in
-            guard let current = try String?.fetchOne(
-                db, sql: "SELECT unique_key FROM student_location WHERE object_id = ?", arguments: [objectId])
-            else { return .notFound }
-            if let owner, current != owner { return .notOwner }
+            if let refusal = try Self.refusal(db, objectId: objectId, owner: owner) { return refusal }
             try db.execute(sql: "DELETE FROM student_location WHERE object_id = ?", arguments: [objectId])
             return .done
         }
+    }
+
+    /// Why the row may not be written (`.notFound`, `.notOwner`), or `nil`; inside the write transaction.
+    private static func refusal(_ db: Database, objectId: String, owner: String?) throws -> WriteOutcome? {
+        guard let current = try String?.fetchOne(
+            db, sql: "SELECT unique_key FROM student_location WHERE object_id = ?", arguments: [objectId])
+        else { return .notFound }
+        if let owner, current != owner { return .notOwner }
+        return nil
     }
 
     func locationCount() async throws -> Int {
@@ -163,7 +170,7 @@ final class SQLiteStorage: ServerStorage {
 
     /// The query plan SQLite chooses for `query` (for the documentation and its test).
     func queryPlan(_ query: ListQuery) async throws -> [String] {
-        var compiler = SQLCompiler()
+        var compiler = SQLCompiler(dialect: .sqlite)
         let condition = compiler.condition(query.predicate)
         let binds = compiler.binds
         let sql = "EXPLAIN QUERY PLAN SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT ? OFFSET ?"

@@ -4,6 +4,8 @@
 protocol ServerStorage: Sendable {
     /// Creates or upgrades the schema.
     func migrate() async throws
+    /// Releases connections; the storage is not used afterwards.
+    func close() async
 
     // MARK: Locations
 
@@ -17,6 +19,10 @@ protocol ServerStorage: Sendable {
     func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome
     func delete(objectId: String, owner: String?) async throws -> WriteOutcome
     func locationCount() async throws -> Int
+    /// The database's plan for `query`, one line per step (documentation and tests).
+    func queryPlan(_ query: ListQuery) async throws -> [String]
+    /// Adds `count` synthetic rows in one statement (benchmarks and the index test).
+    func fillSynthetic(count: Int) async throws
 
     // MARK: Accounts and sessions
 

@@ -1,0 +1,351 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Storage on PostgreSQL, for a class that outgrows one machine: several stateless server
+/// processes share one database (sessions and login throttles live in it, too).
+///
+/// Text columns use the "C" collation so that sorting matches SQLite's byte order (and ISO
+/// timestamps sort as time). Durability is PostgreSQL's: a commit is answered after its WAL
+/// record is flushed (`synchronous_commit=on`, the default).
+final class PostgresStorage: ServerStorage {
+    let client: PostgresClient
+    private let runTask: Task<Void, Never>
+    private let logger: Logger
+
+    /// Connects to `url` (`postgres://user:password@host:port/database`; TLS off, for loopback
+    /// and private networks).
+    init(url: URL, logger: Logger) throws {
+        guard let host = url.host, !url.path.isEmpty else {
+            throw PostgresStorageError.badURL("expected postgres://user[:password]@host[:port]/database")
+        }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: url.port ?? 5432, username: url.user ?? "postgres", password: url.password,
+            database: String(url.path.dropFirst()), tls: .disable)
+        configuration.options.maximumConnections = 16
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        runTask = Task { await client.run() }
+    }
+
+    func close() async {
+        runTask.cancel()
+        _ = await runTask.value
+    }
+
+    func migrate() async throws {
+        try await client.withConnection { connection in
+            // One migrator at a time when several instances start together.
+            try await connection.query("SELECT pg_advisory_lock(7345001)", logger: self.logger)
+            do {
+                for statement in PostgresSchema.version1 {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+                }
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(7345001)", logger: self.logger)
+                throw error
+            }
+            try await connection.query("SELECT pg_advisory_unlock(7345001)", logger: self.logger)
+        }
+    }
+
+    // MARK: Locations
+
+    static let columns = LocationField.allCases.map(\.column).joined(separator: ", ")
+
+    private func compile(_ query: ListQuery) -> (condition: String, bindings: [SQLValue]) {
+        var compiler = SQLCompiler(dialect: .postgres)
+        let condition = compiler.condition(query.predicate)
+        return (condition, compiler.binds)
+    }
+
+    func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
+        let (condition, binds) = compile(query)
+        let limitIndex = binds.count + 1
+        let sql = "SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT $\(limitIndex) OFFSET $\(limitIndex + 1)"
+        do {
+            var rows: [StoredLocation] = []
+            if query.limit > 0 {
+                var bindings = try Self.bindings(binds)
+                bindings.append(query.limit)
+                bindings.append(query.skip)
+                for try await row in try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
+                    rows.append(try Self.location(from: row))
+                }
+            }
+            var count: Int?
+            if query.includeCount {
+                let countQuery = PostgresQuery(
+                    unsafeSQL: "SELECT COUNT(*) FROM student_location WHERE \(condition)", binds: try Self.bindings(binds))
+                for try await (value) in try await client.query(countQuery, logger: logger).decode(Int.self) {
+                    count = value
+                }
+            }
+            return (rows, count)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.invalidRegularExpression.raw {
+            throw APIFailure.invalidQuery("bad $regex: not a valid regular expression")
+        }
+    }
+
+    func location(objectId: String) async throws -> StoredLocation? {
+        let rows = try await client.query(
+            PostgresQuery(unsafeSQL: "SELECT \(Self.columns) FROM student_location WHERE object_id = $1", binds: try Self.bindings([.text(objectId)])),
+            logger: logger)
+        for try await row in rows { return try Self.location(from: row) }
+        return nil
+    }
+
+    func insert(_ location: StoredLocation) async throws {
+        try await insert([location])
+    }
+
+    func insert(_ locations: [StoredLocation]) async throws {
+        guard !locations.isEmpty else { return }
+        try await client.withTransaction(logger: logger) { connection in
+            for location in locations {
+                var bindings = PostgresBindings()
+                bindings.append(location.objectId)
+                bindings.append(location.uniqueKey)
+                bindings.append(location.firstName)
+                bindings.append(location.lastName)
+                bindings.append(location.mapString)
+                bindings.append(location.mediaURL)
+                bindings.append(location.latitude)
+                bindings.append(location.longitude)
+                bindings.append(location.createdAt)
+                bindings.append(location.updatedAt)
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: "INSERT INTO student_location (\(Self.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                        binds: bindings), logger: self.logger)
+            }
+        }
+    }
+
+    func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome {
+        try await client.withTransaction(logger: logger) { connection in
+            if let refusal = try await self.refusal(objectId: objectId, owner: owner, on: connection) { return refusal }
+            var assignments = ["updated_at = $1"]
+            var bindings = PostgresBindings()
+            bindings.append(updatedAt)
+            func set(_ field: LocationField, _ value: (some PostgresEncodable)?) throws {
+                guard let value else { return }
+                try bindings.append(value)
+                assignments.append("\(field.column) = $\(bindings.count)")
+            }
+            try set(.uniqueKey, changes.uniqueKey)
+            try set(.firstName, changes.firstName)
+            try set(.lastName, changes.lastName)
+            try set(.mapString, changes.mapString)
+            try set(.mediaURL, changes.mediaURL)
+            try set(.latitude, changes.latitude)
+            try set(.longitude, changes.longitude)
+            bindings.append(objectId)
+            try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: "UPDATE student_location SET \(assignments.joined(separator: ", ")) WHERE object_id = $\(bindings.count)",
+                    binds: bindings), logger: self.logger)
+            return .done
+        }
+    }
+
+    func delete(objectId: String, owner: String?) async throws -> WriteOutcome {
+        try await client.withTransaction(logger: logger) { connection in
+            if let refusal = try await self.refusal(objectId: objectId, owner: owner, on: connection) { return refusal }
+            try await connection.query("DELETE FROM student_location WHERE object_id = \(objectId)", logger: self.logger)
+            return .done
+        }
+    }
+
+    /// Locks the row and says why it may not be written (`.notFound`, `.notOwner`), or `nil`.
+    private func refusal(objectId: String, owner: String?, on connection: PostgresConnection) async throws -> WriteOutcome? {
+        let rows = try await connection.query(
+            "SELECT unique_key FROM student_location WHERE object_id = \(objectId) FOR UPDATE", logger: logger)
+        var found = false
+        var currentKey: String?
+        for try await (key) in rows.decode(String?.self) {
+            found = true
+            currentKey = key
+        }
+        guard found else { return .notFound }
+        if let owner, currentKey != owner { return .notOwner }
+        return nil
+    }
+
+    func locationCount() async throws -> Int {
+        for try await (count) in try await client.query("SELECT COUNT(*) FROM student_location", logger: logger).decode(Int.self) {
+            return count
+        }
+        return 0
+    }
+
+    func queryPlan(_ query: ListQuery) async throws -> [String] {
+        let (condition, binds) = compile(query)
+        var bindings = try Self.bindings(binds)
+        bindings.append(query.limit)
+        bindings.append(query.skip)
+        let sql = "EXPLAIN SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT $\(binds.count + 1) OFFSET $\(binds.count + 2)"
+        var plan: [String] = []
+        for try await (line) in try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).decode(String.self) {
+            plan.append(line)
+        }
+        return plan
+    }
+
+    func fillSynthetic(count: Int) async throws {
+        try await client.query(
+            """
+            INSERT INTO student_location
+            SELECT 's' || lpad(i::text, 9, '0'), 'k' || (i % 5000), 'First' || (i % 97), 'Last' || (i % 89), 'Place ' || (i % 1000),
+                   'https://example.com/' || i, (i % 180) - 90 + 0.5, (i % 360) - 180 + 0.25,
+                   to_char(to_timestamp(1400000000 + i * 7) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"'),
+                   to_char(to_timestamp(1400000000 + ((i::bigint * 7919) % \(max(count, 1))) * 11) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')
+            FROM generate_series(1, \(count)) AS i
+            """, logger: logger)
+        try await client.query("ANALYZE student_location", logger: logger)
+    }
+
+    // MARK: Accounts and sessions
+
+    func insert(_ account: Account) async throws {
+        do {
+            try await client.query(
+                """
+                INSERT INTO account (key, email, password_hash, first_name, last_name, created_at)
+                VALUES (\(account.key), \(account.email), \(account.passwordHash), \(account.firstName), \(account.lastName), \(account.createdAt))
+                """, logger: logger)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw {
+            throw StorageError.duplicateEmail
+        }
+    }
+
+    func account(email: String) async throws -> Account? {
+        try await account(where: "lower(email) = lower($1)", email)
+    }
+
+    func account(key: String) async throws -> Account? {
+        try await account(where: "key = $1", key)
+    }
+
+    private func account(where condition: String, _ value: String) async throws -> Account? {
+        let rows = try await client.query(
+            PostgresQuery(
+                unsafeSQL: "SELECT key, email, password_hash, first_name, last_name, created_at FROM account WHERE \(condition)",
+                binds: try Self.bindings([.text(value)])), logger: logger)
+        for try await (key, email, hash, first, last, created) in rows.decode((String, String, String, String, String, String).self) {
+            return Account(key: key, email: email, passwordHash: hash, firstName: first, lastName: last, createdAt: created)
+        }
+        return nil
+    }
+
+    func insert(_ session: StoredSession) async throws {
+        try await client.query("DELETE FROM session WHERE expires_at < \(Date().timeIntervalSince1970)", logger: logger)
+        try await client.query(
+            """
+            INSERT INTO session (id, account_key, xsrf_token, expires_at)
+            VALUES (\(session.id), \(session.accountKey), \(session.xsrfToken), \(session.expiresAt))
+            """, logger: logger)
+    }
+
+    func session(id: String, now: Double) async throws -> StoredSession? {
+        try await session(where: "id = $1", id, now: now)
+    }
+
+    func session(xsrfToken: String, now: Double) async throws -> StoredSession? {
+        try await session(where: "xsrf_token = $1", xsrfToken, now: now)
+    }
+
+    private func session(where condition: String, _ value: String, now: Double) async throws -> StoredSession? {
+        var bindings = PostgresBindings()
+        bindings.append(value)
+        bindings.append(now)
+        let rows = try await client.query(
+            PostgresQuery(
+                unsafeSQL: "SELECT id, account_key, xsrf_token, expires_at FROM session WHERE \(condition) AND expires_at > $2",
+                binds: bindings), logger: logger)
+        for try await (id, key, token, expires) in rows.decode((String, String, String, Double).self) {
+            return StoredSession(id: id, accountKey: key, xsrfToken: token, expiresAt: expires)
+        }
+        return nil
+    }
+
+    func deleteSession(id: String) async throws {
+        try await client.query("DELETE FROM session WHERE id = \(id)", logger: logger)
+    }
+
+    // MARK: Helpers
+
+    private static func bindings(_ values: [SQLValue]) throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: values.count + 2)
+        for value in values {
+            switch value {
+            case .null: bindings.appendNull()
+            case .integer(let integer): bindings.append(Int(integer))
+            case .real(let real): bindings.append(real)
+            case .text(let text): bindings.append(text)
+            }
+        }
+        return bindings
+    }
+
+    private static func location(from row: PostgresRow) throws -> StoredLocation {
+        let (objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt) =
+            try row.decode((String, String?, String?, String?, String?, String?, Double?, Double?, String, String).self)
+        return StoredLocation(
+            objectId: objectId, uniqueKey: uniqueKey, firstName: firstName, lastName: lastName, mapString: mapString,
+            mediaURL: mediaURL, latitude: latitude, longitude: longitude, createdAt: createdAt, updatedAt: updatedAt)
+    }
+}
+
+/// Why PostgreSQL storage could not be opened.
+enum PostgresStorageError: Error, CustomStringConvertible {
+    case badURL(String)
+
+    var description: String {
+        switch self {
+        case .badURL(let detail): return "bad PostgreSQL URL: \(detail)"
+        }
+    }
+}
+
+/// The PostgreSQL schema, idempotent so that any instance may apply it at start.
+enum PostgresSchema {
+    static let version1 = [
+        """
+        CREATE TABLE IF NOT EXISTS student_location (
+            object_id TEXT COLLATE "C" PRIMARY KEY,
+            unique_key TEXT COLLATE "C",
+            first_name TEXT COLLATE "C",
+            last_name TEXT COLLATE "C",
+            map_string TEXT COLLATE "C",
+            media_url TEXT COLLATE "C",
+            latitude DOUBLE PRECISION,
+            longitude DOUBLE PRECISION,
+            created_at TEXT COLLATE "C" NOT NULL,
+            updated_at TEXT COLLATE "C" NOT NULL
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS student_location_updated ON student_location (updated_at, object_id)",
+        "CREATE INDEX IF NOT EXISTS student_location_unique_key ON student_location (unique_key, updated_at)",
+        """
+        CREATE TABLE IF NOT EXISTS account (
+            key TEXT COLLATE "C" PRIMARY KEY,
+            email TEXT NOT NULL,
+            password_hash TEXT NOT NULL,
+            first_name TEXT NOT NULL,
+            last_name TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        )
+        """,
+        "CREATE UNIQUE INDEX IF NOT EXISTS account_email ON account (lower(email))",
+        """
+        CREATE TABLE IF NOT EXISTS session (
+            id TEXT COLLATE "C" PRIMARY KEY,
+            account_key TEXT NOT NULL REFERENCES account(key) ON DELETE CASCADE,
+            xsrf_token TEXT COLLATE "C" NOT NULL UNIQUE,
+            expires_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+    ]
+}

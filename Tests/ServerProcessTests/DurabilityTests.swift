@@ -1,0 +1,118 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+/// Crashes and restarts of the real `onthemap-server` process.
+@Suite(.serialized) struct DurabilityTests {
+    static let total = 1000
+
+    /// 1,000 concurrent POSTs, SIGKILL in the middle, restart: every post that was answered 201
+    /// is there, whole, and nothing else is half there.
+    @Test(arguments: TestBackend.available)
+    func everyAcknowledgedPostSurvivesSIGKILL(backend: TestBackend) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onthemap-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try await backend.makeDatabase(in: directory)
+        defer { Task { await backend.dropDatabase(database) } }
+
+        let server = try await ServerProcess.start(database: database, arguments: ["--open-writes"])
+        let base = server.baseURL
+        let acknowledged = Acknowledgements()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // Pull the plug once a good share of the posts has been answered.
+                while await acknowledged.count < Self.total / 3 { try? await Task.sleep(for: .milliseconds(2)) }
+                server.kill()
+            }
+            for index in 0..<Self.total {
+                group.addTask {
+                    let body = #"{"uniqueKey":"k\#(index)","firstName":"F\#(index)","lastName":"L\#(index)","mapString":"post-\#(index)","mediaURL":"https://example.com/\#(index)","latitude":\#(Double(index % 180) - 89.5),"longitude":\#(Double(index % 360) - 179.5)}"#
+                    guard let reply = try? await RawHTTP.send("POST", base, "/v1/StudentLocation", json: body), reply.status == 201,
+                        let objectId = (reply.json() as? [String: Any])?["objectId"] as? String
+                    else { return }
+                    await acknowledged.add(index: index, objectId: objectId)
+                }
+            }
+        }
+        let answered = await acknowledged.all
+        #expect(answered.count >= Self.total / 3)
+        #expect(answered.count < Self.total, "the kill came before every post was answered")
+
+        let restarted = try await ServerProcess.start(database: database, arguments: ["--open-writes"])
+        defer { restarted.terminate() }
+        let reply = try await RawHTTP.send("GET", restarted.baseURL, "/v1/StudentLocation?limit=1000")
+        let rows = try #require((reply.json() as? [String: Any])?["results"] as? [[String: Any]])
+        var byId: [String: [String: Any]] = [:]
+        for row in rows {
+            if let objectId = row["objectId"] as? String { byId[objectId] = row }
+        }
+        for (index, objectId) in answered {
+            let row = byId[objectId]
+            #expect(row != nil, "post \(index) was answered 201 but is gone")
+            #expect(row?["mapString"] as? String == "post-\(index)")
+        }
+        for row in rows {
+            // No half-written row: every stored post has all its fields, consistent with its index.
+            let place = try #require(row["mapString"] as? String)
+            let index = try #require(Int(place.dropFirst("post-".count)))
+            #expect(row["uniqueKey"] as? String == "k\(index)")
+            #expect(row["firstName"] as? String == "F\(index)")
+            #expect(row["lastName"] as? String == "L\(index)")
+            #expect(row["mediaURL"] as? String == "https://example.com/\(index)")
+            #expect(row["latitude"] as? Double == Double(index % 180) - 89.5)
+            #expect(row["longitude"] as? Double == Double(index % 360) - 179.5)
+        }
+    }
+
+    /// SIGTERM lets requests in flight finish: each request is either answered whole or refused
+    /// at connect, and the process exits 0.
+    @Test func sigtermDrainsInFlightRequests() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onthemap-term-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("server.sqlite").path
+        let seed = Process()
+        seed.executableURL = ProductBinary.url("onthemap-server")
+        seed.arguments = ["seed", "--demo", "--database", database]
+        seed.standardOutput = FileHandle.nullDevice
+        try seed.run()
+        seed.waitUntilExit()
+
+        let server = try await ServerProcess.start(database: database)
+        let outcomes = Acknowledgements()
+        let status = await withTaskGroup(of: Int32?.self) { group in
+            for index in 0..<300 {
+                group.addTask {
+                    do {
+                        let reply = try await RawHTTP.send("GET", server.baseURL, "/v1/StudentLocation?limit=100&order=-updatedAt")
+                        let complete = ((reply.json() as? [String: Any])?["results"] as? [Any])?.count == 100
+                        if reply.status == 200 && complete { await outcomes.add(index: index, objectId: "ok") }
+                    } catch {
+                        await outcomes.add(index: index, objectId: "refused")
+                    }
+                    return nil
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(30))
+                return server.terminate()
+            }
+            var exit: Int32?
+            for await value in group where value != nil { exit = value }
+            return exit
+        }
+        #expect(status == 0)
+        let all = await outcomes.all
+        #expect(all.count == 300, "every request was answered whole or refused cleanly")
+        #expect(all.contains { $0.1 == "ok" })
+    }
+}
+
+/// What the concurrent requests reported.
+actor Acknowledgements {
+    private(set) var all: [(Int, String)] = []
+    var count: Int { all.count }
+
+    func add(index: Int, objectId: String) { all.append((index, objectId)) }
+}
