@@ -90,7 +90,8 @@ public final class AppController {
             // Draw after every event or background change, and otherwise a few times a second
             // for spinners and toasts.
             let state = stateSignature
-            if pending || state != drawnState || clock().timeIntervalSince(drawnAt) >= 0.18 {
+            let interval = isAnimating ? 0.18 : 5
+            if pending || state != drawnState || clock().timeIntervalSince(drawnAt) >= interval {
                 drawnState = state
                 let started = Date()
                 let size = backend.size
@@ -105,12 +106,17 @@ public final class AppController {
                 }
             }
             pending = false
-            if let event = backend.nextEvent(timeoutMilliseconds: 40) {
+            if let event = backend.nextEvent(timeoutMilliseconds: 15) {
                 handle(event)
                 pending = true
             }
             await Task.yield()
         }
+    }
+
+    /// Whether something on screen moves by itself (a spinner, a toast to take down).
+    var isAnimating: Bool {
+        isRefreshing || login.isBusy || posting?.isWorking == true || toast != nil
     }
 
     /// Changes when anything that background work can change has changed.
