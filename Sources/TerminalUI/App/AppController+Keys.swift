@@ -134,8 +134,8 @@ extension AppController {
         case .right, .character("l"): changeMap { $0.pan(columns: max(1, $0.width / 8), rows: 0) }
         case .up, .character("k"): changeMap { $0.pan(columns: 0, rows: -max(1, $0.height / 6)) }
         case .down, .character("j"): changeMap { $0.pan(columns: 0, rows: max(1, $0.height / 6)) }
-        case .character("+"), .character("="), .character("a"): changeMap { $0.zoom(by: 2) }
-        case .character("-"), .character("z"): changeMap { $0.zoom(by: 0.5) }
+        case .character("+"), .character("="), .character("a"): zoomKeepingSelection(2, rows)
+        case .character("-"), .character("z"): zoomKeepingSelection(0.5, rows)
         case .character("0"): map = MapView()
         case .character("n"), .character("]"): stepPin(1, rows)
         case .character("N"), .character("["): stepPin(-1, rows)
@@ -145,6 +145,18 @@ extension AppController {
         default: return false
         }
         return true
+    }
+
+    /// Zooms so that the selected pin stays where it is on screen (else around the centre).
+    func zoomKeepingSelection(_ factor: Double, _ rows: [StudentInformation]) {
+        let pin = selected(rows)
+        changeMap { viewport in
+            if let pin, let cell = viewport.cell(latitude: pin.latitude, longitude: pin.longitude) {
+                viewport.zoom(by: factor, aroundColumn: Double(cell.column) + 0.5, row: Double(cell.row) + 0.5)
+            } else {
+                viewport.zoom(by: factor)
+            }
+        }
     }
 
     /// The map's rectangle on screen now.

@@ -88,7 +88,7 @@ public enum PostingScreen {
             MapRegion(
                 minLatitude: place.region.minLatitude, maxLatitude: place.region.maxLatitude,
                 minLongitude: place.region.minLongitude, maxLongitude: place.region.maxLongitude))
-        viewport.setZoom(min(viewport.zoom, 64))
+        viewport.setZoom(min(viewport.zoom, 12))  // a city alone is all land: show its country around it
         viewport.center(latitude: place.latitude, longitude: place.longitude)
         let pin = MapPin(id: "new", latitude: place.latitude, longitude: place.longitude, style: .selected)
         let frame = MapRenderer().render(viewport, pins: [pin])
