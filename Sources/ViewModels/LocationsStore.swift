@@ -79,6 +79,21 @@ public final class LocationsStore {
         }
     }
 
+    /// When the cached copy was saved, if there is one.
+    public var cachedAt: Date? { cache?.load()?.savedAt }
+
+    /// Shows the cached copy, marked offline, without asking the server (browsing offline from
+    /// the login screen). Returns false when there is no cache.
+    @discardableResult
+    public func showCache() -> Bool {
+        guard let snapshot = cache?.load() else { return false }
+        locations = Self.newestFirst(snapshot.locations)
+        updatedAt = snapshot.savedAt
+        isOffline = true
+        hasMore = false
+        return true
+    }
+
     /// Forgets everything (logout).
     public func clear() {
         locations = []

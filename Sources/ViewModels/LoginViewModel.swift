@@ -22,6 +22,9 @@ public final class LoginViewModel {
     public private(set) var isBusy = false
     /// A blocking message shown in an alert until dismissed.
     public var alert: String?
+    /// Why the last request failed, for the app to offer what fits (offline data when the server
+    /// cannot be reached).
+    public private(set) var lastError: APIError?
     /// The field that was refused as empty, to flash it.
     public private(set) var flashedField: LoginField?
     /// A hint shown under the form (the demo account on the embedded server).
@@ -92,6 +95,7 @@ public final class LoginViewModel {
             return nil
         }
         isBusy = true
+        lastError = nil
         defer { isBusy = false }
         do {
             let trimmedEmail = email.trimmingCharacters(in: .whitespaces)
@@ -107,6 +111,7 @@ public final class LoginViewModel {
             return session
         } catch {
             alert = error.userMessage
+            lastError = error
             return nil
         }
     }

@@ -105,4 +105,28 @@ struct AppControllerTests {
     @Test func tinyTerminalGetsTheTooSmallScreen() {
         #expect(app().frame(width: 30, height: 8).buffer.text.contains("Terminal too small"))
     }
+
+    @Test func unreachableServerOffersTheCachedCopyOffline() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otm-offline-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = LocationCache(fileURL: directory.appendingPathComponent("c.json"))
+        cache.save(SampleRows.all, at: snapshotNow.addingTimeInterval(-3 * 3600))
+        let app = AppController(
+            api: StubAPI(failLogin: .cannotReachServer(server: "127.0.0.1:9")), geocoder: StubGeocoder(),
+            opener: LinkOpener(environment: [:]), serverName: "127.0.0.1:9", hint: nil, cache: cache, ascii: false,
+            clock: { snapshotNow })
+        type(app, "a@b.c")
+        app.handle(.key(.tab))
+        type(app, "pw")
+        app.handle(.key(.enter))
+        #expect(await eventually { app.login.alert?.contains("Press o to browse the copy saved 3 h ago") == true })
+        app.handle(.key(.character("o")))
+        #expect(app.phase == .main)
+        #expect(app.store.isOffline)
+        #expect(app.frame(width: 100, height: 30).buffer.text.contains("6 locations · offline · data from 3 h ago"))
+        app.handle(.key(.character("p")))
+        #expect(app.posting == nil)
+        app.handle(.key(.character("L")))
+        #expect(await eventually { app.phase == .login })
+    }
 }

@@ -295,6 +295,15 @@ def server_stopped():
     wait_text("down", "Cannot reach the server at " + SERVER.split("//")[1])
 
 
+@test("server stopped -> the cached copy, marked offline")
+def offline_copy():
+    wait_for("down", lambda text: "Press o to" in text and "offline." in text, what="the offer of the cached copy")
+    keys("down", "o")
+    wait_text("down", "offline · data from")
+    keys("down", "2")
+    wait_text("down", "Updated")
+
+
 # MARK: - Server and data
 
 def insert_hostile_rows():

@@ -8,7 +8,10 @@ extension AppController {
     func submitLogin() {
         trace?.mark("login-submitted")
         Task {
-            guard let session = await login.submit() else { return }
+            guard let session = await login.submit() else {
+                offerOffline()
+                return
+            }
             self.session = session
             self.phase = .main
             self.browse = BrowseState()
@@ -33,7 +36,7 @@ extension AppController {
     func logOut() {
         Task {
             do throws(APIError) {
-                try await api.logOut()
+                if session != nil { try await api.logOut() }
             } catch {
                 show(toast: "Logged out here; the server said: \(error.userMessage)")
             }
@@ -49,7 +52,10 @@ extension AppController {
     }
 
     func openPosting() {
-        guard let key = session?.accountKey else { return }
+        guard let key = session?.accountKey else {
+            show(toast: "Log in to post your location (L goes back to log in)", seconds: 6)
+            return
+        }
         posting = PostingViewModel(api: api, geocoder: geocoder, accountKey: key)
     }
 
@@ -68,5 +74,24 @@ extension AppController {
     func linkFailed(_ url: String, reason: String = "The browser could not open it.") {
         if !unopenedLinks.contains(url) { unopenedLinks.append(url) }
         alert = "\(reason) The link is \(url) — it will be printed when you quit."
+    }
+
+    /// After "cannot reach the server": offer the cached copy, if any.
+    func offerOffline() {
+        offlineOffered = false
+        guard case .cannotReachServer = login.lastError, let savedAt = store.cachedAt, let message = login.alert else { return }
+        offlineOffered = true
+        login.alert = message + " Press o to browse the copy saved \(AgeText.text(from: savedAt, now: clock())), offline."
+    }
+
+    /// Browses the cached copy without a session (posting needs one; Refresh retries the server).
+    func browseOffline() {
+        guard store.showCache() else { return }
+        login.alert = nil
+        session = nil
+        browse = BrowseState()
+        browse.repair(in: visibleRows)
+        phase = .main
+        show(toast: "Offline: r retries the server, L goes back to log in", seconds: 6)
     }
 }

@@ -6,6 +6,7 @@ import ViewModels
 extension AppController {
     func handleLoginKey(_ key: Key) {
         if login.alert != nil {
+            if key == .character("o"), offlineOffered { browseOffline() }
             if [.enter, .escape, .character(" ")].contains(key) { login.alert = nil }
             return
         }

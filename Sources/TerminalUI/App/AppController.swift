@@ -22,6 +22,8 @@ public final class AppController {
     var helpOpen = false
     var alert: String?
     var confirmQuit = false
+    /// The login alert offers the cached copy (o).
+    var offlineOffered = false
     var toast: (text: String, until: Date)?
     var lastFrame: Frame?
     var isRefreshing = false
