@@ -22,13 +22,17 @@ public final class NCursesBackend: Backend {
     /// Opens the terminal. Refuses without a TTY on stdin and stdout.
     public init(mouse: Bool, forceASCII: Bool) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw StartError(description: "onthemap needs a terminal: stdin and stdout must be a TTY (for scripts use `onthemap list`).")
+            throw StartError(
+                description:
+                    "onthemap needs a terminal: stdin and stdout must be a TTY (for scripts use `onthemap list`).")
         }
         setlocale(LC_ALL, "")
         // A locale that is not UTF-8 means a terminal that may not show Braille or box drawing:
         // draw ASCII only (every other character is mapped by AsciiFallback).
         asciiOnly = forceASCII || otm_codeset_is_utf8() == 0
-        guard initscr() != nil else { throw StartError(description: "ncurses could not open the terminal (is TERM set?).") }
+        guard initscr() != nil else {
+            throw StartError(description: "ncurses could not open the terminal (is TERM set?).")
+        }
         isOpen = true
         NCursesBackend.installSignalHandlers()
         raw()  // not cbreak: Ctrl-S would stop output (XON/XOFF) and Ctrl-C arrives as a key to quit cleanly

@@ -15,7 +15,9 @@ public enum LinkPolicy {
         let shown = SafeText.truncate(text, toWidth: 60)
         guard !text.isEmpty else { return .refuse("This location has no link.") }
         guard !text.hasPrefix("-") else { return .refuse("Not opening “\(shown)”: it is not a web link.") }
-        guard !text.contains(where: { $0 == " " }) else { return .refuse("Not opening “\(shown)”: it is not a web link.") }
+        guard !text.contains(where: { $0 == " " }) else {
+            return .refuse("Not opening “\(shown)”: it is not a web link.")
+        }
         let candidate = scheme(of: text) == nil ? "https://" + text : text
         guard let scheme = scheme(of: candidate), ["http", "https"].contains(scheme) else {
             return .refuse("Not opening “\(shown)”: only http and https links are opened.")

@@ -26,7 +26,8 @@ public final class LocationsStore {
     private var rowsFetched = 0
 
     public init(
-        api: any OnTheMapAPI, cache: LocationCache? = nil, pageSize: Int = 100, now: @escaping @Sendable () -> Date = Date.init
+        api: any OnTheMapAPI, cache: LocationCache? = nil, pageSize: Int = 100,
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.api = api
         self.cache = cache

@@ -40,7 +40,8 @@ public final class LoginViewModel {
     /// The focusable items of the current mode, in order.
     public var fields: [LoginField] {
         mode == .logIn
-            ? [.email, .password, .submit, .switchMode] : [.firstName, .lastName, .email, .password, .submit, .switchMode]
+            ? [.email, .password, .submit, .switchMode]
+            : [.firstName, .lastName, .email, .password, .submit, .switchMode]
     }
 
     public func focusNext(forward: Bool = true) {

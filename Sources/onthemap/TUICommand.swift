@@ -22,7 +22,8 @@ struct TUICommand: AsyncParsableCommand {
     @MainActor
     private func runApp() async throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw Self.fail("the app needs a terminal (stdin and stdout must be a TTY); for scripts use `onthemap list`.")
+            throw Self.fail(
+                "the app needs a terminal (stdin and stdout must be a TTY); for scripts use `onthemap list`.")
         }
         let environment = ProcessInfo.processInfo.environment
         let embedded = serverOptions.configuredServer == nil
@@ -30,9 +31,10 @@ struct TUICommand: AsyncParsableCommand {
         // and a request sent before it is ready waits for it.
         let options = serverOptions
         let connecting = Task<Connection?, Never> { try? await options.connect(silent: true) }
-        let name = serverOptions.configuredServer.flatMap { URL(string: $0) }.map { url in
-            url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
-        } ?? "built-in server"
+        let name =
+            serverOptions.configuredServer.flatMap { URL(string: $0) }.map { url in
+                url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
+            } ?? "built-in server"
         let backend: NCursesBackend
         do {
             backend = try NCursesBackend(mouse: !noMouse, forceASCII: ascii)
@@ -44,7 +46,8 @@ struct TUICommand: AsyncParsableCommand {
             api: PendingClient(connection: connecting, name: name), geocoder: AppGeocoder.make(),
             opener: LinkOpener(environment: environment), serverName: name,
             hint: embedded ? "Built-in demo server · log in with demo@onthemap.example / onthemap" : nil,
-            cache: LocationCache.forServer(embedded ? "built-in" : name, environment: environment), ascii: backend.asciiOnly)
+            cache: LocationCache.forServer(embedded ? "built-in" : name, environment: environment),
+            ascii: backend.asciiOnly)
         if let path = environment["ONTHEMAP_TRACE"], !path.isEmpty { app.trace = FrameTrace(path: path) }
         Task {
             if let connection = await connecting.value, embedded {

@@ -9,7 +9,8 @@ import ViewModels
 struct AppControllerTests {
     func app(_ api: StubAPI = StubAPI(), browser: String = "/nonexistent/browser") -> AppController {
         AppController(
-            api: api, geocoder: StubGeocoder(), opener: LinkOpener(environment: ["BROWSER": browser, "PATH": "/nonexistent"]),
+            api: api, geocoder: StubGeocoder(),
+            opener: LinkOpener(environment: ["BROWSER": browser, "PATH": "/nonexistent"]),
             serverName: "127.0.0.1:8080", hint: nil, cache: nil, ascii: false, clock: { snapshotNow })
     }
 
@@ -107,7 +108,8 @@ struct AppControllerTests {
     }
 
     @Test func unreachableServerOffersTheCachedCopyOffline() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otm-offline-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "otm-offline-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = LocationCache(fileURL: directory.appendingPathComponent("c.json"))
         cache.save(SampleRows.all, at: snapshotNow.addingTimeInterval(-3 * 3600))

@@ -8,7 +8,9 @@ import ViewModels
 struct PostingSnapshotTests {
     func render(_ model: PostingViewModel, _ width: Int, _ height: Int) -> String {
         let base = MainScreen.render(
-            MainModel(rows: SampleRows.all, totalCount: 6, browse: BrowseState(), status: "6 locations", server: "127.0.0.1:8080", now: snapshotNow),
+            MainModel(
+                rows: SampleRows.all, totalCount: 6, browse: BrowseState(), status: "6 locations",
+                server: "127.0.0.1:8080", now: snapshotNow),
             width: width, height: height)
         return PostingScreen.render(model, over: base, milliseconds: 0).buffer.text
     }

@@ -24,10 +24,13 @@ struct ScreenSnapshotTests {
 
     @Test func login() {
         for (width, height) in Self.sizes {
-            let model = LoginViewModel(api: StubAPI(), hint: "Built-in demo server · log in with demo@onthemap.example / onthemap")
+            let model = LoginViewModel(
+                api: StubAPI(), hint: "Built-in demo server · log in with demo@onthemap.example / onthemap")
             model.email = "demo@onthemap.example"
             model.password = "secret"
-            assertSnapshot(LoginScreen.render(model, width: width, height: height, milliseconds: 0).buffer.text, named: "login-\(width)x\(height)")
+            assertSnapshot(
+                LoginScreen.render(model, width: width, height: height, milliseconds: 0).buffer.text,
+                named: "login-\(width)x\(height)")
         }
     }
 
@@ -36,12 +39,16 @@ struct ScreenSnapshotTests {
         model.email = "a@b.c"
         model.password = "x"
         _ = await model.submit()
-        assertSnapshot(LoginScreen.render(model, width: 80, height: 24, milliseconds: 0).buffer.text, named: "login-alert-unreachable-80x24")
+        assertSnapshot(
+            LoginScreen.render(model, width: 80, height: 24, milliseconds: 0).buffer.text,
+            named: "login-alert-unreachable-80x24")
         let wrong = LoginViewModel(api: StubAPI(failLogin: .invalidCredentials(message: "")))
         wrong.email = "a@b.c"
         wrong.password = "x"
         _ = await wrong.submit()
-        assertSnapshot(LoginScreen.render(wrong, width: 160, height: 48, milliseconds: 0).buffer.text, named: "login-alert-credentials-160x48")
+        assertSnapshot(
+            LoginScreen.render(wrong, width: 160, height: 48, milliseconds: 0).buffer.text,
+            named: "login-alert-credentials-160x48")
     }
 
     @Test func panes() {
@@ -50,11 +57,23 @@ struct ScreenSnapshotTests {
                 let frame = MainScreen.render(mainModel(pane: pane), width: width, height: height)
                 assertSnapshot(frame.buffer.text, named: "\(pane.title.lowercased())-\(width)x\(height)")
             }
-            assertSnapshot(MainScreen.render(mainModel(pane: .table, help: true), width: width, height: height).buffer.text, named: "help-\(width)x\(height)")
-            assertSnapshot(MainScreen.render(mainModel(pane: .cards, filter: "UK"), width: width, height: height).buffer.text, named: "filter-\(width)x\(height)")
-            assertSnapshot(MainScreen.render(mainModel(pane: .map, annotation: true), width: width, height: height).buffer.text, named: "map-annotation-\(width)x\(height)")
             assertSnapshot(
-                MainScreen.render(mainModel(pane: .table, alert: "Cannot reach the server at 127.0.0.1:9. Check that it is running and the address is right."), width: width, height: height).buffer.text,
+                MainScreen.render(mainModel(pane: .table, help: true), width: width, height: height).buffer.text,
+                named: "help-\(width)x\(height)")
+            assertSnapshot(
+                MainScreen.render(mainModel(pane: .cards, filter: "UK"), width: width, height: height).buffer.text,
+                named: "filter-\(width)x\(height)")
+            assertSnapshot(
+                MainScreen.render(mainModel(pane: .map, annotation: true), width: width, height: height).buffer.text,
+                named: "map-annotation-\(width)x\(height)")
+            assertSnapshot(
+                MainScreen.render(
+                    mainModel(
+                        pane: .table,
+                        alert:
+                            "Cannot reach the server at 127.0.0.1:9. Check that it is running and the address is right."
+                    ), width: width, height: height
+                ).buffer.text,
                 named: "alert-\(width)x\(height)")
         }
     }
@@ -64,7 +83,10 @@ struct ScreenSnapshotTests {
         let selectedRow = (0..<24).first { y in frame.buffer[4, y].style.reverse }
         #expect(selectedRow == 5)
         let text = frame.buffer.text
-        #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x202E || $0.value == 0x07 })
+        #expect(
+            !text.unicodeScalars.contains {
+                $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x202E || $0.value == 0x07
+            })
         #expect(text.contains("EvilRed"))
     }
 

@@ -5,7 +5,8 @@ import OnTheMapModels
 
 /// A scripted server: answers from its fields and records what was asked.
 actor FakeAPI: OnTheMapAPI {
-    var loginResult: Result<UserSession, APIError> = .success(UserSession(accountKey: "u1", sessionID: "s", expiration: "e"))
+    var loginResult: Result<UserSession, APIError> = .success(
+        UserSession(accountKey: "u1", sessionID: "s", expiration: "e"))
     var pages: [[StudentInformation]] = []
     var locationsError: APIError?
     var mine: [StudentInformation] = []
@@ -71,18 +72,26 @@ struct FakeGeocoder: Geocoder {
         if let failure { throw failure }
         let region = GeoRegion(minLatitude: 37, maxLatitude: 38, minLongitude: -123, maxLongitude: -122)
         return GeocodeResult(
-            best: Placemark(latitude: 37.39, longitude: -122.08, displayName: "Mountain View, US", precision: .city, region: region),
-            alternatives: [Placemark(latitude: 40, longitude: -100, displayName: "Mountain View, WY", precision: .city, region: region)])
+            best: Placemark(
+                latitude: 37.39, longitude: -122.08, displayName: "Mountain View, US", precision: .city, region: region),
+            alternatives: [
+                Placemark(
+                    latitude: 40, longitude: -100, displayName: "Mountain View, WY", precision: .city, region: region)
+            ])
     }
 }
 
-func row(_ id: String, _ name: String, place: String = "Somewhere", link: String = "https://example.com", hoursAgo: Double = 1)
+func row(
+    _ id: String, _ name: String, place: String = "Somewhere", link: String = "https://example.com",
+    hoursAgo: Double = 1
+)
     -> StudentInformation
 {
     let parts = name.split(separator: " ").map(String.init)
     let date = Date(timeIntervalSince1970: 1_800_000_000 - hoursAgo * 3600)
     return StudentInformation(
-        objectId: id, uniqueKey: "k-\(id)", firstName: parts.first ?? "", lastName: parts.dropFirst().joined(separator: " "),
+        objectId: id, uniqueKey: "k-\(id)", firstName: parts.first ?? "",
+        lastName: parts.dropFirst().joined(separator: " "),
         mapString: place, mediaURL: link, latitude: 10, longitude: 20, createdAt: date, updatedAt: date)
 }
 

@@ -10,7 +10,9 @@ struct LinkPolicyTests {
     }
 
     @Test func refusesEverythingElse() {
-        for bad in ["javascript:alert(1)", "file:///etc/passwd", "-oProxyCommand=x", "--help", "", "data:text/html,x", "a b"] {
+        for bad in [
+            "javascript:alert(1)", "file:///etc/passwd", "-oProxyCommand=x", "--help", "", "data:text/html,x", "a b",
+        ] {
             guard case .refuse = LinkPolicy.decide(bad) else {
                 Issue.record("opened \(bad)")
                 continue
@@ -25,7 +27,9 @@ struct LinkPolicyTests {
     @Test func openerTriesBrowserThenXdgOpen() {
         let opener = LinkOpener(environment: ["BROWSER": "firefox:/opt/x", "PATH": "/nonexistent"])
         #expect(opener.candidates == ["firefox", "/opt/x", "xdg-open"])
-        #expect(opener.open("https://example.com") == .noOpener("No browser could be started ($BROWSER is not set and xdg-open is missing)."))
+        #expect(
+            opener.open("https://example.com")
+                == .noOpener("No browser could be started ($BROWSER is not set and xdg-open is missing)."))
         #expect(opener.open("javascript:x") == .noOpener("refused"))
     }
 }

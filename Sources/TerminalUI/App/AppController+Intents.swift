@@ -79,9 +79,12 @@ extension AppController {
     /// After "cannot reach the server": offer the cached copy, if any.
     func offerOffline() {
         offlineOffered = false
-        guard case .cannotReachServer = login.lastError, let savedAt = store.cachedAt, let message = login.alert else { return }
+        guard case .cannotReachServer = login.lastError, let savedAt = store.cachedAt, let message = login.alert else {
+            return
+        }
         offlineOffered = true
-        login.alert = message + " Press o to browse the copy saved \(AgeText.text(from: savedAt, now: clock())), offline."
+        login.alert =
+            message + " Press o to browse the copy saved \(AgeText.text(from: savedAt, now: clock())), offline."
     }
 
     /// Browses the cached copy without a session (posting needs one; Refresh retries the server).

@@ -1,7 +1,7 @@
 import Foundation
 import OnTheMapModels
-import WorldMap
 import ViewModels
+import WorldMap
 
 extension AppController {
     func handleLoginKey(_ key: Key) {
@@ -74,7 +74,9 @@ extension AppController {
         case .tab: browse.cyclePane(forward: true)
         case .backTab: browse.cyclePane(forward: false)
         case .character("1"), .character("2"), .character("3"):
-            if case .character(let digit) = key, let number = digit.wholeNumberValue, let pane = Pane(rawValue: number - 1) {
+            if case .character(let digit) = key, let number = digit.wholeNumberValue,
+                let pane = Pane(rawValue: number - 1)
+            {
                 browse.pane = pane
             }
         case .character("j"), .down: moveSelection(browse.pane == .cards ? 1 : 1, rows)

@@ -69,7 +69,13 @@ extension AppController {
         guard let target = frame.target(atX: x, y: y) else { return }
         switch target {
         case .button("dismiss"):
-            if phase == .login { login.alert = nil } else if let posting, posting.alert != nil { posting.alert = nil } else { alert = nil }
+            if phase == .login {
+                login.alert = nil
+            } else if let posting, posting.alert != nil {
+                posting.alert = nil
+            } else {
+                alert = nil
+            }
         case .button("submit"): submitLogin()
         case .button("switch"): login.toggleMode()
         case .field(let index):

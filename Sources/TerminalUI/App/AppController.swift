@@ -103,7 +103,8 @@ public final class AppController {
                 drawnAt = clock()
                 if let trace {
                     let milliseconds = String(format: "%.2f", Date().timeIntervalSince(started) * 1000)
-                    let screen = phase == .login ? "login" : "\(browse.pane.title.lowercased()):\(store.locations.count)"
+                    let screen =
+                        phase == .login ? "login" : "\(browse.pane.title.lowercased()):\(store.locations.count)"
                     trace.mark("frame", "\(milliseconds) \(size.width)x\(size.height) \(screen)")
                 }
             }

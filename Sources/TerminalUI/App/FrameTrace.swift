@@ -7,7 +7,8 @@ public final class FrameTrace {
 
     /// Opens (truncating) `path`; nil when it cannot be written.
     public init?(path: String) {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path)
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
         else { return nil }
         self.handle = handle
     }

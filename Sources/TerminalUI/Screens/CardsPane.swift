@@ -32,9 +32,13 @@ public enum CardsPane {
             buffer.box(card, style: isSelected ? Style(foreground: .cyan, bold: true) : .dim, ascii: model.ascii)
             let inner = card.inset(1)
             let nameStyle = isSelected ? Style(bold: true, reverse: true) : Style.bold
-            buffer.put((mine ? "● " : "") + SafeText.clean(row.fullName), x: inner.x, y: inner.y, style: nameStyle, maxWidth: inner.width)
+            buffer.put(
+                (mine ? "● " : "") + SafeText.clean(row.fullName), x: inner.x, y: inner.y, style: nameStyle,
+                maxWidth: inner.width)
             buffer.put(SafeText.clean(row.mapString), x: inner.x, y: inner.y + 1, maxWidth: inner.width)
-            buffer.put(SafeText.clean(row.mediaURL), x: inner.x, y: inner.y + 2, style: Style(foreground: .cyan), maxWidth: inner.width)
+            buffer.put(
+                SafeText.clean(row.mediaURL), x: inner.x, y: inner.y + 2, style: Style(foreground: .cyan),
+                maxWidth: inner.width)
             let age = (row.updatedAt ?? row.createdAt).map { AgeText.text(from: $0, now: model.now) } ?? ""
             buffer.put(age, x: inner.x, y: inner.y + 3, style: .dim, maxWidth: inner.width)
             hotspots.append(Hotspot(rect: card, target: .row(row.objectId)))

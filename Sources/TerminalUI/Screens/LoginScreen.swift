@@ -18,7 +18,9 @@ public enum LoginScreen {
         let inner = Rect(x: form.x + 3, y: form.y, width: form.width - 6, height: form.height)
         var y = form.y + 4
         let fields: [(LoginField, String, String, Bool)] =
-            (signUp ? [(.firstName, "First name", model.firstName, false), (.lastName, "Last name", model.lastName, false)] : [])
+            (signUp
+                ? [(.firstName, "First name", model.firstName, false), (.lastName, "Last name", model.lastName, false)]
+                : [])
             + [(.email, "Email", model.email, false), (.password, "Password", model.password, true)]
         for (index, field) in fields.enumerated() {
             let rect = Controls.textField(
@@ -34,11 +36,14 @@ public enum LoginScreen {
         hotspots.append(Hotspot(rect: button, target: .button("submit")))
         if model.isBusy {
             let verb = signUp ? "Signing up" : "Logging in"
-            buffer.put("\(Controls.spinner(milliseconds: milliseconds)) \(verb)…", x: button.maxX + 2, y: y, style: .accent)
+            buffer.put(
+                "\(Controls.spinner(milliseconds: milliseconds)) \(verb)…", x: button.maxX + 2, y: y, style: .accent)
         }
         y += 2
         let switchText = signUp ? "Have an account? Log In" : "Don't have an account? Sign Up"
-        let switchStyle = model.focus == .switchMode ? Style(reverse: true, underline: true) : Style(foreground: .cyan, underline: true)
+        let switchStyle =
+            model.focus == .switchMode
+            ? Style(reverse: true, underline: true) : Style(foreground: .cyan, underline: true)
         let used = buffer.put(switchText, x: inner.x, y: y, style: switchStyle, maxWidth: inner.width)
         hotspots.append(Hotspot(rect: Rect(x: inner.x, y: y, width: used, height: 1), target: .button("switch")))
         if let hint = model.hint, form.maxY + 1 < height {
@@ -46,7 +51,8 @@ public enum LoginScreen {
         }
         Footer.render(&buffer, text: KeyTable.footer(KeyTable.login), status: "")
         if let alert = model.alert {
-            let title = alert.hasPrefix("Cannot reach") ? "Cannot reach the server" : signUp ? "Sign up failed" : "Login failed"
+            let title =
+                alert.hasPrefix("Cannot reach") ? "Cannot reach the server" : signUp ? "Sign up failed" : "Login failed"
             let ok = Overlay.alert(&buffer, title: title, message: alert, ascii: ascii)
             hotspots.append(Hotspot(rect: ok, target: .button("dismiss")))
         }

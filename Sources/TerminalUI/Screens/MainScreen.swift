@@ -45,14 +45,18 @@ public enum MainScreen {
         if model.browse.isEditingFilter || !model.browse.filter.isEmpty {
             let cursor = model.browse.isEditingFilter ? "▏" : ""
             buffer.fill(Rect(x: 0, y: filterY, width: width, height: 1))
-            buffer.put("/" + SafeText.clean(model.browse.filter) + cursor, x: 0, y: filterY, style: .accent, maxWidth: width - 30)
+            buffer.put(
+                "/" + SafeText.clean(model.browse.filter) + cursor, x: 0, y: filterY, style: .accent,
+                maxWidth: width - 30)
             let hint = model.browse.isEditingFilter ? "Enter keeps · Esc clears" : "n/N match · Esc clears"
             buffer.put(hint, x: width - hint.count - 1, y: filterY, style: .dim)
         }
         let footerKeys = KeyTable.footer(KeyTable.main(model.browse.pane.rawValue))
         Footer.render(&buffer, text: footerKeys, status: "\(model.status) · \(model.server)")
         if let toast = model.toast { Overlay.toast(&buffer, text: toast) }
-        if model.helpOpen { Overlay.help(&buffer, table: KeyTable.main(model.browse.pane.rawValue), ascii: model.ascii) }
+        if model.helpOpen {
+            Overlay.help(&buffer, table: KeyTable.main(model.browse.pane.rawValue), ascii: model.ascii)
+        }
         if let alert = model.alert {
             let ok = Overlay.alert(&buffer, title: "On the Map", message: alert, ascii: model.ascii)
             hotspots.append(Hotspot(rect: ok, target: .button("dismiss")))

@@ -19,7 +19,8 @@ public enum MapPane {
         return model.rows.map { row in
             let style: PinStyle =
                 row.objectId == selectedID
-                ? .selected : (model.accountKey != nil && row.uniqueKey == model.accountKey) ? .own : filtering ? .match : .normal
+                ? .selected
+                : (model.accountKey != nil && row.uniqueKey == model.accountKey) ? .own : filtering ? .match : .normal
             return MapPin(id: row.objectId, latitude: row.latitude, longitude: row.longitude, style: style)
         }
     }
@@ -38,14 +39,20 @@ public enum MapPane {
         var hotspots: [Hotspot] = []
         for pin in frame.pins {
             guard let spot = frame.cell(ofPin: pin.id) else { continue }
-            hotspots.append(Hotspot(rect: Rect(x: area.x + spot.column, y: area.y + spot.row, width: 1, height: 1), target: .row(pin.id)))
+            hotspots.append(
+                Hotspot(
+                    rect: Rect(x: area.x + spot.column, y: area.y + spot.row, width: 1, height: 1), target: .row(pin.id)
+                ))
         }
         // The selected pin's hotspot last, so it wins in a cluster.
-        if let selected = model.selected?.objectId, let index = hotspots.firstIndex(where: { $0.target == .row(selected) }) {
+        if let selected = model.selected?.objectId,
+            let index = hotspots.firstIndex(where: { $0.target == .row(selected) })
+        {
             hotspots.append(hotspots.remove(at: index))
         }
         let onScreen = hotspots.count
-        let legend = "zoom \(Int(viewport.zoom))× · \(onScreen) of \(model.rows.count) pins here · arrows pan · + - zoom · 0 world · n/N pins · Enter details"
+        let legend =
+            "zoom \(Int(viewport.zoom))× · \(onScreen) of \(model.rows.count) pins here · arrows pan · + - zoom · 0 world · n/N pins · Enter details"
         buffer.put(legend, x: rect.x + 1, y: rect.maxY - 1, style: .dim, maxWidth: rect.width - 2)
         if model.annotationOpen, let selected = model.selected {
             let spot = frame.cell(ofPin: selected.objectId).map { (x: area.x + $0.column, y: area.y + $0.row) }
@@ -70,20 +77,25 @@ public enum MapPane {
     }
 
     static func annotation(
-        _ buffer: inout Buffer, for row: StudentInformation, near spot: (x: Int, y: Int)?, model: MainModel, in rect: Rect
+        _ buffer: inout Buffer, for row: StudentInformation, near spot: (x: Int, y: Int)?, model: MainModel,
+        in rect: Rect
     ) {
         let width = min(48, rect.width - 2)
         let height = min(7, rect.height)
         let below = (spot?.y ?? rect.y) + 1
         let top = below + height <= rect.maxY ? below : max(rect.y, (spot?.y ?? rect.y) - height)
-        let box = Rect(x: min(max(rect.x + 1, (spot?.x ?? rect.x) - width / 2), rect.maxX - width - 1), y: top, width: width, height: height)
+        let box = Rect(
+            x: min(max(rect.x + 1, (spot?.x ?? rect.x) - width / 2), rect.maxX - width - 1), y: top, width: width,
+            height: height)
         buffer.fill(box)
         buffer.box(box, style: .accent, ascii: model.ascii)
         let inner = box.inset(1)
         let age = (row.updatedAt ?? row.createdAt).map { AgeText.text(from: $0, now: model.now) } ?? ""
         buffer.put(SafeText.clean(row.fullName), x: inner.x, y: inner.y, style: .bold, maxWidth: inner.width)
         buffer.put(SafeText.clean(row.mapString), x: inner.x, y: inner.y + 1, maxWidth: inner.width)
-        buffer.put(SafeText.clean(row.mediaURL), x: inner.x, y: inner.y + 2, style: Style(foreground: .cyan, underline: true), maxWidth: inner.width)
+        buffer.put(
+            SafeText.clean(row.mediaURL), x: inner.x, y: inner.y + 2, style: Style(foreground: .cyan, underline: true),
+            maxWidth: inner.width)
         buffer.put(age, x: inner.x, y: inner.y + 3, style: .dim, maxWidth: inner.width)
         buffer.put("Enter/o open link · Esc close", x: inner.x, y: inner.y + 4, style: .dim, maxWidth: inner.width)
     }

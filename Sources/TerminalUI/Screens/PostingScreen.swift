@@ -8,7 +8,9 @@ import WorldMap
 /// overwrite question; a spinner while posting.
 @MainActor
 public enum PostingScreen {
-    public static func render(_ model: PostingViewModel, over frame: Frame, milliseconds: Int, ascii: Bool = false) -> Frame {
+    public static func render(_ model: PostingViewModel, over frame: Frame, milliseconds: Int, ascii: Bool = false)
+        -> Frame
+    {
         var buffer = frame.buffer
         buffer.restyle(buffer.area) { $0.dim = true }
         var hotspots: [Hotspot] = []
@@ -19,7 +21,8 @@ public enum PostingScreen {
         buffer.putCentered("Where are you studying today?", in: inner.row(1), style: .bold)
         let busy = model.step != .enter
         _ = Controls.textField(
-            &buffer, x: inner.x, y: inner.y + 3, width: inner.width, label: "Location", labelWidth: 10, value: model.location,
+            &buffer, x: inner.x, y: inner.y + 3, width: inner.width, label: "Location", labelWidth: 10,
+            value: model.location,
             focused: model.focus == .location && !busy, dimmed: busy)
         _ = Controls.textField(
             &buffer, x: inner.x, y: inner.y + 5, width: inner.width, label: "Link", labelWidth: 10, value: model.link,
@@ -30,28 +33,37 @@ public enum PostingScreen {
         case .enter:
             break
         case .geocoding:
-            buffer.put("\(Controls.spinner(milliseconds: milliseconds)) Finding “\(SafeText.clean(model.location))”…", x: inner.x, y: inner.y + 7, style: .accent, maxWidth: inner.width)
+            buffer.put(
+                "\(Controls.spinner(milliseconds: milliseconds)) Finding “\(SafeText.clean(model.location))”…",
+                x: inner.x, y: inner.y + 7, style: .accent, maxWidth: inner.width)
             primary = ""
         case .confirm, .overwrite:
-            preview(&buffer, model: model, in: Rect(x: inner.x, y: inner.y + 7, width: inner.width, height: buttonsY - inner.y - 7))
+            preview(
+                &buffer, model: model,
+                in: Rect(x: inner.x, y: inner.y + 7, width: inner.width, height: buttonsY - inner.y - 7))
             if case .overwrite = model.step {
-                buffer.put("You already have a location. Overwrite it?", x: inner.x, y: buttonsY - 1, style: Style(foreground: .yellow, bold: true), maxWidth: inner.width)
+                buffer.put(
+                    "You already have a location. Overwrite it?", x: inner.x, y: buttonsY - 1,
+                    style: Style(foreground: .yellow, bold: true), maxWidth: inner.width)
                 primary = "Overwrite"
             } else {
                 primary = "Finish"
             }
         case .posting:
-            buffer.put("\(Controls.spinner(milliseconds: milliseconds)) Posting…", x: inner.x, y: inner.y + 7, style: .accent)
+            buffer.put(
+                "\(Controls.spinner(milliseconds: milliseconds)) Posting…", x: inner.x, y: inner.y + 7, style: .accent)
             primary = ""
         case .done:
             buffer.put("Posted.", x: inner.x, y: inner.y + 7, style: .accent)
             primary = ""
         }
         if !primary.isEmpty {
-            let rect = Controls.button(&buffer, x: inner.x, y: buttonsY, title: primary, focused: model.focus == .primary)
+            let rect = Controls.button(
+                &buffer, x: inner.x, y: buttonsY, title: primary, focused: model.focus == .primary)
             hotspots.append(Hotspot(rect: rect, target: .button("primary")))
         }
-        let cancel = Controls.button(&buffer, x: inner.maxX - 10, y: buttonsY, title: "Cancel", focused: model.focus == .cancel)
+        let cancel = Controls.button(
+            &buffer, x: inner.maxX - 10, y: buttonsY, title: "Cancel", focused: model.focus == .cancel)
         hotspots.append(Hotspot(rect: cancel, target: .button("cancel")))
         Footer.render(&buffer, text: KeyTable.footer(KeyTable.posting), status: "")
         if let alert = model.alert {
@@ -64,11 +76,16 @@ public enum PostingScreen {
     static func preview(_ buffer: inout Buffer, model: PostingViewModel, in rect: Rect) {
         guard let place = model.chosen, rect.height > 0 else { return }
         if rect.height >= 7 {
-            miniMap(&buffer, place: place, in: Rect(x: rect.x, y: rect.y + 3, width: rect.width, height: rect.height - 4))
+            miniMap(
+                &buffer, place: place, in: Rect(x: rect.x, y: rect.y + 3, width: rect.width, height: rect.height - 4))
         }
         let coordinates = String(format: "%.3f, %.3f", place.latitude, place.longitude)
-        buffer.put("◉ \(SafeText.clean(place.displayName))", x: rect.x, y: rect.y, style: Style(foreground: .yellow, bold: true), maxWidth: rect.width)
-        buffer.put("\(coordinates) · precision: \(place.precision.rawValue)", x: rect.x + 2, y: rect.y + 1, style: .dim, maxWidth: rect.width - 2)
+        buffer.put(
+            "◉ \(SafeText.clean(place.displayName))", x: rect.x, y: rect.y,
+            style: Style(foreground: .yellow, bold: true), maxWidth: rect.width)
+        buffer.put(
+            "\(coordinates) · precision: \(place.precision.rawValue)", x: rect.x + 2, y: rect.y + 1, style: .dim,
+            maxWidth: rect.width - 2)
         var alternatives: [Placemark] = []
         if case .confirm(let result) = model.step { alternatives = [result.best] + result.alternatives }
         if case .overwrite(let result, _) = model.step { alternatives = [result.best] + result.alternatives }
@@ -76,7 +93,8 @@ public enum PostingScreen {
             let names = alternatives.enumerated().map { index, place in
                 (index == model.choice ? "›" : " ") + SafeText.clean(place.displayName)
             }
-            buffer.put("← → other matches: " + names.joined(separator: "  "), x: rect.x, y: rect.y + 2, maxWidth: rect.width)
+            buffer.put(
+                "← → other matches: " + names.joined(separator: "  "), x: rect.x, y: rect.y + 2, maxWidth: rect.width)
         }
     }
 

@@ -31,18 +31,23 @@ public enum TablePane {
         let header = Style(bold: true, underline: true)
         buffer.fill(rect.row(0), style: header)
         var x = rect.x + 2
-        for (title, width) in [("Name", widths.name), ("Place", widths.place), ("Link", widths.link), ("Updated", widths.age)] {
+        for (title, width) in [
+            ("Name", widths.name), ("Place", widths.place), ("Link", widths.link), ("Updated", widths.age),
+        ] {
             buffer.put(title, x: x, y: rect.y, style: header, maxWidth: width)
             x += width + 1
         }
         if model.rows.isEmpty {
-            let text = model.browse.filter.isEmpty ? "No locations yet. Press r to refresh." : "Nothing matches “\(SafeText.clean(model.browse.filter))”."
+            let text =
+                model.browse.filter.isEmpty
+                ? "No locations yet. Press r to refresh." : "Nothing matches “\(SafeText.clean(model.browse.filter))”."
             buffer.putCentered(text, in: rect.row(2), style: .dim)
             return []
         }
         let size = pageSize(rect)
         let selected = model.browse.selectedIndex(in: model.rows)
-        let offset = offset(selected: selected, current: model.browse.tableOffset, pageSize: size, count: model.rows.count)
+        let offset = offset(
+            selected: selected, current: model.browse.tableOffset, pageSize: size, count: model.rows.count)
         var hotspots: [Hotspot] = []
         for line in 0..<min(size, model.rows.count - offset) {
             let index = offset + line
@@ -52,10 +57,16 @@ public enum TablePane {
             if index == selected { style = Style(bold: true, reverse: true) }
             buffer.fill(rect.row(1 + line), style: style)
             let mine = model.accountKey != nil && row.uniqueKey == model.accountKey
-            if mine { buffer.put("●", x: rect.x, y: y, style: Style(foreground: .yellow, background: style.background, bold: true, reverse: style.reverse)) }
+            if mine {
+                buffer.put(
+                    "●", x: rect.x, y: y,
+                    style: Style(foreground: .yellow, background: style.background, bold: true, reverse: style.reverse))
+            }
             var column = rect.x + 2
             let age = (row.updatedAt ?? row.createdAt).map { AgeText.text(from: $0, now: model.now) } ?? "–"
-            let cells = [SafeText.clean(row.fullName), SafeText.clean(row.mapString), SafeText.clean(row.mediaURL), age]
+            let cells = [
+                SafeText.clean(row.fullName), SafeText.clean(row.mapString), SafeText.clean(row.mediaURL), age,
+            ]
             for (text, width) in zip(cells, [widths.name, widths.place, widths.link, widths.age]) {
                 buffer.put(text, x: column, y: y, style: style, maxWidth: width)
                 column += width + 1

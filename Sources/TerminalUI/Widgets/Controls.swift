@@ -57,7 +57,9 @@ public enum Controls {
 
     /// `[ Title ]`, reverse when focused. Returns its rectangle.
     @discardableResult
-    public static func button(_ buffer: inout Buffer, x: Int, y: Int, title: String, focused: Bool, dimmed: Bool = false)
+    public static func button(
+        _ buffer: inout Buffer, x: Int, y: Int, title: String, focused: Bool, dimmed: Bool = false
+    )
         -> Rect
     {
         let text = "[ \(title) ]"

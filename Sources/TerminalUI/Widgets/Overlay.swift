@@ -39,6 +39,8 @@ public enum Overlay {
         guard buffer.height > 3 else { return }
         let shown = " \(text) "
         let width = min(shown.count, buffer.width)
-        buffer.put(shown, x: buffer.width - width, y: buffer.height - 2, style: Style(foreground: .black, background: .yellow), maxWidth: width)
+        buffer.put(
+            shown, x: buffer.width - width, y: buffer.height - 2, style: Style(foreground: .black, background: .yellow),
+            maxWidth: width)
     }
 }
