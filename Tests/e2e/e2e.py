@@ -244,6 +244,30 @@ def resize():
     wait_for("main", lambda text: "Where are you" not in text and "[ Refresh ]" in text, what="posting closed")
 
 
+def click(session, x, y):
+    """A left click at the 0-based cell (x, y), as an xterm (X10 encoding) reports it."""
+    typed(session, "\x1b[M " + chr(33 + x) + chr(33 + y))
+    typed(session, "\x1b[M#" + chr(33 + x) + chr(33 + y))
+
+
+@test("mouse: click tabs, click a row twice -> its link opens")
+def mouse():
+    click("main", 11, 1)
+    wait_text("main", "Updated")
+    click("main", 21, 1)
+    wait_for("main", lambda text: "┌" in text and "Updated" not in text, what="cards")
+    click("main", 11, 1)
+    screen = wait_text("main", "Updated")
+    top = newest(1)[0]
+    before = len(opened_links())
+    click("main", 5, 4)
+    click("main", 5, 4)
+    deadline = time.time() + 5
+    while time.time() < deadline and len(opened_links()) == before:
+        time.sleep(0.1)
+    assert opened_links()[before:] == [[normalized(top["mediaURL"])]], (opened_links()[before:], top["mediaURL"])
+
+
 @test("logout -> the login screen")
 def logout():
     keys("main", "L")
