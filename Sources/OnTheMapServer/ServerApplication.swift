@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 import OnTheMapModels
 
 /// Builds the server: storage, routes, and a Hummingbird application around them.
@@ -9,15 +10,30 @@ public enum ServerApplication {
     /// The router with every endpoint of the wire contract, in all its eras' paths.
     static func buildRouter(storage: any ServerStorage, configuration: ServerConfiguration) -> Router<AppRequestContext> {
         let router = Router(context: AppRequestContext.self)
+        if configuration.logRequests {
+            router.add(middleware: AccessLogMiddleware(level: .info, trustProxy: configuration.trustProxy))
+        }
+        if configuration.metrics {
+            _ = ServerMetrics.registry
+            router.add(middleware: MetricsMiddleware())
+            router.get("/metrics") { _, _ in
+                var headers = HTTPFields()
+                headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: ServerMetrics.exposition())))
+            }
+        }
         router.add(middleware: ErrorShieldMiddleware())
         let sessions = SessionAuthority(storage: storage, configuration: configuration)
-        let sessionController = SessionController(storage: storage, configuration: configuration, sessions: sessions)
+        let throttle = LoginThrottle(storage: storage, policy: configuration.loginThrottle)
+        let sessionController = SessionController(
+            storage: storage, configuration: configuration, sessions: sessions, throttle: throttle)
         sessionController.register(on: router, prefix: "/v1", wrapsUser: false)
         sessionController.register(on: router, prefix: "/api", wrapsUser: true)
         let locations = LocationController(storage: storage, configuration: configuration, sessions: sessions)
         locations.register(on: router, path: "/v1/StudentLocation", isV1: true)
         locations.register(on: router, path: "/parse/classes/StudentLocation", isV1: false)
         locations.register(on: router, path: "/1/classes/StudentLocation", isV1: false)
+        router.get("/openapi.json") { _, _ in JSONResponse.raw(OpenAPIDocument.bytes) }
         router.get("/healthz") { _, _ in
             _ = try await storage.locationCount()
             return JSONResponse.raw(Array(#"{"status":"ok"}"#.utf8))

@@ -21,12 +21,23 @@ public struct ServerConfiguration: Sendable {
     public var bcryptCost: UInt8
     public var maxBodyBytes: Int
     public var maxStringBytes: Int
+    /// When failed logins are refused with 429.
+    public var loginThrottle: LoginThrottlePolicy
+    /// Take the client's address from the last `X-Forwarded-For` entry (behind a reverse proxy
+    /// that appends it, like nginx's `$proxy_add_x_forwarded_for`); otherwise the socket's peer.
+    public var trustProxy: Bool
+    /// Record request metrics and serve `/metrics` (bootstraps swift-metrics once per process).
+    public var metrics: Bool
+    /// Log one line per request (method, route, status, duration, request id).
+    public var logRequests: Bool
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, databasePath: String = ServerConfiguration.defaultDatabasePath(),
         parseApplicationID: String? = nil, parseRESTAPIKey: String? = nil, openWrites: Bool = false,
         defaultLimit: Int = 100, maxLimit: Int = 1000, sessionLifetime: TimeInterval = 30 * 86_400,
-        bcryptCost: UInt8 = 10, maxBodyBytes: Int = 64 * 1024, maxStringBytes: Int = 1024
+        bcryptCost: UInt8 = 10, maxBodyBytes: Int = 64 * 1024, maxStringBytes: Int = 1024,
+        loginThrottle: LoginThrottlePolicy = LoginThrottlePolicy(), trustProxy: Bool = false, metrics: Bool = false,
+        logRequests: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -40,6 +51,10 @@ public struct ServerConfiguration: Sendable {
         self.bcryptCost = bcryptCost
         self.maxBodyBytes = maxBodyBytes
         self.maxStringBytes = maxStringBytes
+        self.loginThrottle = loginThrottle
+        self.trustProxy = trustProxy
+        self.metrics = metrics
+        self.logRequests = logRequests
     }
 
     /// `$XDG_DATA_HOME/onthemap/<name>` (default `~/.local/share/onthemap/<name>`).

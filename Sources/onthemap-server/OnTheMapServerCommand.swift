@@ -9,7 +9,7 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onthemap-server",
         abstract: "A server that speaks the Udacity session API and the Parse StudentLocation API.",
-        subcommands: [Serve.self, User.self, Seed.self],
+        subcommands: [Serve.self, User.self, Seed.self, Export.self, Import.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -37,6 +37,18 @@ extension OnTheMapServerCommand {
         @Option(help: "The largest page a list request may ask for.") var maxLimit = 1000
         @Option(help: "Hours a login session lasts.") var sessionHours = 720.0
         @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+        @Option(help: "Log format: text, or json (one object per line).") var logFormat = "text"
+        @Flag(inversion: .prefixedNo, help: "Log one line per request (method, route, status, duration, request id).")
+        var logRequests = true
+        @Flag(inversion: .prefixedNo, help: "Record request metrics and serve them at /metrics (Prometheus).")
+        var metrics = true
+        @Flag(help: "Take the client's address from the last X-Forwarded-For entry (only behind a proxy that sets it).")
+        var trustProxy = false
+        @Option(help: "Failed logins of one email before it is refused with 429 (at least 5).") var loginFailures = 5
+        @Option(help: "Failed logins from one client address before it is refused with 429.")
+        var loginFailuresPerAddress = 100
+        @Option(help: "Seconds failed logins are counted over, from the first.") var loginWindowSeconds = 900.0
+        @Option(help: "Seconds a blocked email or address waits.") var loginBlockSeconds = 900.0
 
         func validate() throws {
             if (parseAppId == nil) != (parseRestKey == nil) {
@@ -45,15 +57,27 @@ extension OnTheMapServerCommand {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
             guard maxLimit >= 1 else { throw ValidationError("--max-limit must be at least 1.") }
             guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel).") }
+            guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json.") }
+            guard loginFailures >= 5, loginFailuresPerAddress >= 5 else {
+                throw ValidationError("--login-failures and --login-failures-per-address must be at least 5.")
+            }
+            guard loginBlockSeconds >= 1, loginWindowSeconds >= 1 else {
+                throw ValidationError("--login-window-seconds and --login-block-seconds must be at least 1.")
+            }
         }
 
         func run() async throws {
+            if logFormat == "json" { LoggingSystem.bootstrap(JSONLogHandler.init) }
             var logger = Logger(label: "onthemap-server")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
             let configuration = ServerConfiguration(
                 host: host, port: port, databasePath: database.database, parseApplicationID: parseAppId,
                 parseRESTAPIKey: parseRestKey, openWrites: openWrites, maxLimit: maxLimit,
-                sessionLifetime: sessionHours * 3600)
+                sessionLifetime: sessionHours * 3600,
+                loginThrottle: LoginThrottlePolicy(
+                    failuresPerAccount: loginFailures, failuresPerAddress: loginFailuresPerAddress,
+                    windowSeconds: loginWindowSeconds, blockSeconds: loginBlockSeconds),
+                trustProxy: trustProxy, metrics: metrics, logRequests: logRequests)
             let serverLogger = logger
             let built = try await ServerApplication.build(configuration: configuration, logger: logger) { port in
                 serverLogger.notice("onthemap-server listening on http://\(configuration.host):\(port) (database \(configuration.database))")
@@ -64,7 +88,8 @@ extension OnTheMapServerCommand {
     }
 
     struct User: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Manage accounts.", subcommands: [Add.self])
+        static let configuration = CommandConfiguration(
+            abstract: "Manage accounts.", subcommands: [Add.self, List.self, ResetPassword.self, Delete.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Create an account and print its key.")

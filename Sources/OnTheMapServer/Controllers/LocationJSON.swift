@@ -62,6 +62,12 @@ struct LocationJSON {
     /// A JSON string: quotes, backslashes and every control character escaped; other UTF-8 as is.
     mutating func writeString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most text needs no escaping: copy it in one go.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            bytes.append(contentsOf: value.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)

@@ -8,10 +8,13 @@ struct SessionController: Sendable {
     let storage: any ServerStorage
     let configuration: ServerConfiguration
     let sessions: SessionAuthority
+    let throttle: LoginThrottle
 
     /// Registers the routes under `prefix` (`/v1` flat users, `/api` wrapped users).
     func register(on router: Router<AppRequestContext>, prefix: String, wrapsUser: Bool) {
-        router.post(RouterPath(prefix + "/session")) { request, _ in try await logIn(request) }
+        router.post(RouterPath(prefix + "/session")) { request, context in
+            try await logIn(request, address: context.clientAddress(request, trustProxy: configuration.trustProxy))
+        }
         router.delete(RouterPath(prefix + "/session")) { request, _ in try await logOut(request) }
         router.post(RouterPath(prefix + "/users")) { request, _ in try await signUp(request) }
         router.get(RouterPath(prefix + "/users/:key")) { request, context in
@@ -19,7 +22,9 @@ struct SessionController: Sendable {
         }
     }
 
-    private func logIn(_ request: Request) async throws -> Response {
+    /// Logs in, unless the email or the address has too many recent failures (429 then, before
+    /// the password is even checked, so a right password is refused too while blocked).
+    private func logIn(_ request: Request, address: String?) async throws -> Response {
         var request = request
         let body = try await request.jsonBody(
             limit: configuration.maxBodyBytes, invalid: .udacity(.badRequest, "The request body is not valid JSON."))
@@ -37,11 +42,16 @@ struct SessionController: Sendable {
         guard case .string(let password) = fields["udacity"]?["password"] else {
             throw APIFailure.udacity(.badRequest, "trails.Error 400: Missing parameter 'password'", parameter: "udacity.password")
         }
-        guard username.utf8.count <= 254, password.utf8.count <= 1024,
-            let account = try await sessions.verify(email: username, password: password)
-        else {
+        guard username.utf8.count <= 254, password.utf8.count <= 1024 else {
             throw APIFailure.udacity(.forbidden, "Account not found or invalid credentials.")
         }
+        let subjects = throttle.subjects(email: username, address: address)
+        try await throttle.check(subjects)
+        guard let account = try await sessions.verify(email: username, password: password) else {
+            try await throttle.recordFailure(subjects)
+            throw APIFailure.udacity(.forbidden, "Account not found or invalid credentials.")
+        }
+        try await throttle.recordSuccess(email: username)
         return try await sessionResponse(for: account, status: .ok)
     }
 

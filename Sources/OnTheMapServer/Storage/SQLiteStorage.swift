@@ -73,6 +73,9 @@ final class SQLiteStorage: ServerStorage {
                     );
                     """)
         }
+        migrator.registerMigration("v2-login-failure") { db in
+            try db.execute(sql: Self.loginFailureSchema)
+        }
         try migrator.migrate(pool)
     }
 
@@ -87,7 +90,14 @@ final class SQLiteStorage: ServerStorage {
         let sql = "SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT ? OFFSET ?"
         return try await pool.read { db in
             let arguments = StatementArguments(binds.map(\.databaseValue) + [query.limit.databaseValue, query.skip.databaseValue])
-            let rows = query.limit == 0 ? [] : try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.location(from:))
+            // A cached statement (no parse per request) and a cursor, whose rows are read straight
+            // from the statement instead of being copied first: the list endpoint's hot path.
+            var rows: [StoredLocation] = []
+            if query.limit > 0 {
+                rows.reserveCapacity(min(query.limit, 1000))
+                let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+                while let row = try cursor.next() { rows.append(Self.location(from: row)) }
+            }
             var count: Int?
             if query.includeCount {
                 count = try Int.fetchOne(

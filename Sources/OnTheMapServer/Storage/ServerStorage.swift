@@ -36,4 +36,25 @@ protocol ServerStorage: Sendable {
     /// The session with this XSRF token if it has not expired at `now`.
     func session(xsrfToken: String, now: Double) async throws -> StoredSession?
     func deleteSession(id: String) async throws
+
+    // MARK: Failed-login throttle (shared by every instance on the database)
+
+    /// The latest time (seconds since 1970) until which any of `subjects` is blocked, if later than `now`.
+    func loginBlockedUntil(subjects: [String], now: Double) async throws -> Double?
+    /// Counts one failure against each subject, in one transaction. A subject's count restarts
+    /// when its window (`window` seconds from its first failure) or its block has passed; when the
+    /// count reaches the subject's `limit` it is blocked until `now + block`. Rows whose window
+    /// and block have both passed may be deleted.
+    func recordLoginFailure(subjects: [ThrottleSubject], now: Double, window: Double, block: Double) async throws
+    /// Forgets a subject's failures (after a good login).
+    func clearLoginFailures(subject: String) async throws
+
+    // MARK: Account administration
+
+    /// Every account, oldest first.
+    func accounts() async throws -> [Account]
+    /// Sets a new password hash and ends the account's sessions; `false` when there is no such account.
+    func updatePassword(key: String, passwordHash: String) async throws -> Bool
+    /// Deletes the account and its sessions (its locations stay); `false` when there is no such account.
+    func deleteAccount(key: String) async throws -> Bool
 }

@@ -16,17 +16,19 @@ struct APIFailure: HTTPResponseError {
 
     let status: HTTPResponse.Status
     let body: Body
+    /// Extra response headers (`Retry-After`).
+    var headers: HTTPFields = [:]
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         switch body {
         case .parse(let code, let message):
-            return JSONResponse.make(status: status, ParseErrorBody(code: code, error: message))
+            return JSONResponse.make(status: status, ParseErrorBody(code: code, error: message), headers: headers)
         case .udacity(let parameter, let message):
             return JSONResponse.make(
                 status: status, UdacityErrorBody(status: Int(status.code), error: message, parameter: parameter),
-                prefixed: true)
+                prefixed: true, headers: headers)
         case .plain(let fields):
-            return JSONResponse.make(status: status, fields)
+            return JSONResponse.make(status: status, fields, headers: headers)
         }
     }
 

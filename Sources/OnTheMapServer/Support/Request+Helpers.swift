@@ -12,12 +12,16 @@ extension HTTPField.Name {
 
 extension Request {
     /// The body as JSON, at most `limit` bytes.
-    /// - Throws: `APIFailure` 413 when larger; `invalid` when it is not JSON.
+    /// - Throws: `APIFailure` 413 when larger (in the family of `invalid`); `invalid` when it is not JSON.
     mutating func jsonBody(limit: Int, invalid: APIFailure) async throws -> JSONValue {
         let buffer: ByteBuffer
         do {
             buffer = try await collectBody(upTo: limit)
         } catch is NIOTooManyBytesError {
+            // The session API answers in its own (prefixed) style, StudentLocation in the plain one.
+            if case .udacity = invalid.body {
+                throw APIFailure.udacity(.contentTooLarge, "request body larger than \(limit) bytes")
+            }
             throw APIFailure.bodyTooLarge(limit: limit)
         }
         guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer.readableBytesView)) else {

@@ -1,0 +1,68 @@
+import Foundation
+import HummingbirdBcrypt
+import NIOPosix
+
+/// Account administration for `onthemap-server user …`.
+extension ServerDatabase {
+    /// An account as `user list` shows it (never the password hash).
+    public struct AccountSummary: Sendable, Equatable {
+        public var key: String
+        public var email: String
+        public var firstName: String
+        public var lastName: String
+        public var createdAt: String
+    }
+
+    /// Every account, oldest first.
+    public func users() async throws -> [AccountSummary] {
+        try await storage.accounts().map {
+            AccountSummary(key: $0.key, email: $0.email, firstName: $0.firstName, lastName: $0.lastName, createdAt: $0.createdAt)
+        }
+    }
+
+    /// The key of the account named by `keyOrEmail` (a key, or an email, case-insensitively).
+    func accountKey(_ keyOrEmail: String) async throws -> String {
+        if let account = try await storage.account(key: keyOrEmail) { return account.key }
+        if let account = try await storage.account(email: keyOrEmail) { return account.key }
+        throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
+    }
+
+    /// Sets a new password, ends the account's sessions and clears its failed logins; returns the key.
+    public func resetPassword(keyOrEmail: String, password: String) async throws -> String {
+        if let problem = SessionAuthority.passwordProblem(password) { throw AccountError.invalid(problem) }
+        let key = try await accountKey(keyOrEmail)
+        let cost = max(configuration.bcryptCost, 4)
+        let hash = try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        guard try await storage.updatePassword(key: key, passwordHash: hash) else {
+            throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
+        }
+        if let account = try await storage.account(key: key) {
+            try await storage.clearLoginFailures(subject: "email:" + account.email.lowercased())
+        }
+        return key
+    }
+
+    /// Deletes an account and its sessions; its locations stay unless `withLocations`. Returns
+    /// the key and how many locations were deleted.
+    public func deleteUser(keyOrEmail: String, withLocations: Bool) async throws -> (key: String, locationsDeleted: Int) {
+        let key = try await accountKey(keyOrEmail)
+        var deleted = 0
+        if withLocations {
+            // Pages of 500 until none is left (bounded: each page deletes what it read).
+            while true {
+                let query = ListQuery(predicate: .compare(.uniqueKey, .equal, .text(key)), limit: 500)
+                let rows = try await storage.locations(query).rows
+                var deletedNow = 0
+                for row in rows where try await storage.delete(objectId: row.objectId, owner: key) == .done {
+                    deletedNow += 1
+                }
+                deleted += deletedNow
+                if rows.count < 500 || deletedNow == 0 { break }
+            }
+        }
+        guard try await storage.deleteAccount(key: key) else {
+            throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
+        }
+        return (key, deleted)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import OnTheMapModels
+
+/// Turns rows of an export or of an old Parse dump into rows to store, deciding what to keep.
+///
+/// Rules: a row without finite latitude −90…90 and longitude −180…180 is skipped (the API would
+/// refuse to create it, and every client skips it); a numeric `uniqueKey` becomes text; a row
+/// without a usable `objectId` (10 to 32 of `[A-Za-z0-9]`) gets a new one; dates that are not
+/// ISO-8601 become the import time; text is cut at NUL and kept to `maxStringBytes` or skipped.
+struct LocationImport {
+    /// What an import did.
+    struct Report: Sendable, Equatable {
+        var read = 0
+        var imported = 0
+        var skippedCoordinates = 0
+        var skippedDuplicates = 0
+        var skippedMalformed = 0
+    }
+
+    enum ImportError: Error { case malformed }
+
+    var maxStringBytes = 1024
+    var now = WireDate.string(from: Date())
+
+    /// A row from a JSON object, or `nil` when it must be skipped (with the reason counted).
+    func row(from object: [String: JSONValue], report: inout Report) -> StoredLocation? {
+        /// `.success(nil)`: not set; `.failure`: unusable.
+        func text(_ name: String) -> Result<String?, ImportError> {
+            switch object[name] {
+            case .none, .some(.null):
+                return .success(nil)
+            case .some(.string(let value)):
+                guard value.utf8.count <= maxStringBytes, !value.utf8.contains(0) else { return .failure(.malformed) }
+                return .success(value)
+            case .some(.number(let value)) where name == "uniqueKey" && value.isFinite:
+                return .success(value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : value.description)
+            default:
+                return .failure(.malformed)
+            }
+        }
+        func number(_ name: String) -> Double? {
+            switch object[name] {
+            case .some(.number(let value)): return value
+            case .some(.string(let value)): return Double(value.trimmingCharacters(in: .whitespaces))
+            default: return nil
+            }
+        }
+        guard let latitude = number("latitude"), let longitude = number("longitude"), latitude.isFinite,
+            longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
+        else {
+            report.skippedCoordinates += 1
+            return nil
+        }
+        let names = ["uniqueKey", "firstName", "lastName", "mapString", "mediaURL"]
+        var fields: [String: String] = [:]
+        for name in names {
+            switch text(name) {
+            case .success(let value): fields[name] = value
+            case .failure:
+                report.skippedMalformed += 1
+                return nil
+            }
+        }
+        let created = date(object["createdAt"]) ?? now
+        return StoredLocation(
+            objectId: objectId(object["objectId"]) ?? RandomID.alphanumeric(10), uniqueKey: fields["uniqueKey"],
+            firstName: fields["firstName"], lastName: fields["lastName"], mapString: fields["mapString"],
+            mediaURL: fields["mediaURL"], latitude: latitude, longitude: longitude, createdAt: created,
+            updatedAt: date(object["updatedAt"]) ?? created)
+    }
+
+    /// A row from a CSV record under `header` (empty cells are "not set").
+    func row(fromCSV cells: [String], header: [String], report: inout Report) -> StoredLocation? {
+        var object: [String: JSONValue] = [:]
+        for (name, cell) in zip(header, cells) where !cell.isEmpty {
+            var value = cell
+            if value.hasPrefix("'"), LocationCSV.looksLikeFormula(value.dropFirst()) { value.removeFirst() }
+            object[name] = .string(value)
+        }
+        return row(from: object, report: &report)
+    }
+
+    private func objectId(_ value: JSONValue?) -> String? {
+        guard case .string(let id) = value, (10...32).contains(id.count),
+            id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+        else { return nil }
+        return id
+    }
+
+    /// The date in the server's format (`…T…:…:….mmmZ`), or `nil` when it is not a date.
+    private func date(_ value: JSONValue?) -> String? {
+        guard case .string(let text) = value, let date = WireDate.date(from: text) else { return nil }
+        return WireDate.string(from: date)
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import OnTheMapServer
+
+extension OnTheMapServerCommand.User {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the accounts (key, email, name, created), oldest first.")
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+            let users = try await db.users()
+            for user in users {
+                print([user.key, user.email, "\(user.firstName) \(user.lastName)", user.createdAt].joined(separator: "\t"))
+            }
+            print("\(users.count) account\(users.count == 1 ? "" : "s").")
+        }
+    }
+
+    struct ResetPassword: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set an account's password; its sessions end and its failed logins are forgotten.")
+
+        @Argument(help: "The account's key or email.") var account: String
+        @Option(help: "The new password (or give it on standard input with --password-stdin).") var password: String?
+        @Flag(help: "Read the new password from the first line of standard input.") var passwordStdin = false
+        @OptionGroup var database: DatabaseOptions
+
+        func validate() throws {
+            guard (password == nil) == passwordStdin else { throw ValidationError("Give --password or --password-stdin.") }
+        }
+
+        func run() async throws {
+            guard let newPassword = password ?? readLine(strippingNewline: true) else {
+                throw ValidationError("No password on standard input.")
+            }
+            let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+            do {
+                let key = try await db.resetPassword(keyOrEmail: account, password: newPassword)
+                print("Password of \(key) changed; its sessions ended.")
+            } catch let error as ServerDatabase.AccountError {
+                throw ValidationError(error.description)
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete an account and its sessions.")
+
+        @Argument(help: "The account's key or email.") var account: String
+        @Flag(help: "Delete the account's locations too (they stay by default).") var withLocations = false
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+            do {
+                let (key, deleted) = try await db.deleteUser(keyOrEmail: account, withLocations: withLocations)
+                print("Deleted account \(key)" + (withLocations ? " and \(deleted) location\(deleted == 1 ? "" : "s")." : "."))
+            } catch let error as ServerDatabase.AccountError {
+                throw ValidationError(error.description)
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import OnTheMapServer
+import ServerTestSupport
+import Testing
+
+/// The failed-login throttle over real HTTP: per email, per client address, and reset by a good login.
+@Suite struct LoginThrottleTests {
+    static func logIn(
+        _ server: TestServer, _ email: String, _ password: String, forwardedFor: String? = nil
+    ) async throws -> RawHTTP.Reply {
+        let body = #"{"udacity":{"username":"\#(email)","password":"\#(password)"}}"#
+        var headers: [String: String] = [:]
+        if let forwardedFor { headers["X-Forwarded-For"] = forwardedFor }
+        return try await RawHTTP.send("POST", server.baseURL, "/v1/session", headers: headers, json: body)
+    }
+
+    /// The 429 answer: prefixed Udacity body, `Retry-After` in whole seconds matching the message.
+    static func expectBlocked(_ reply: RawHTTP.Reply, maxSeconds: Int) throws {
+        #expect(reply.status == 429)
+        let retryAfter = try #require(reply.header("Retry-After").flatMap { Int($0) })
+        #expect((1...maxSeconds).contains(retryAfter))
+        let object = try #require(reply.json(prefixed: true) as? [String: Any])
+        #expect(object["status"] as? Int == 429)
+        #expect(object["error"] as? String == "Too many failed logins. Try again in \(retryAfter) seconds.")
+    }
+
+    @Test(arguments: TestBackend.available)
+    func fiveWrongPasswordsPassThenTheAccountIsBlockedUntilTheWindowEnds(backend: TestBackend) async throws {
+        // A long window (the five failures count however slowly a loaded machine sends them), a short block.
+        let server = try await TestServer.start(
+            backend: backend, loginThrottle: LoginThrottlePolicy(windowSeconds: 600, blockSeconds: 3))
+        defer { Task { await server.stop() } }
+        _ = try await server.addUser(email: "ada@example.com")
+
+        for attempt in 1...5 {
+            let reply = try await Self.logIn(server, "ada@example.com", "wrong password \(attempt)")
+            #expect(reply.status == 403, "attempt \(attempt)")
+        }
+        try Self.expectBlocked(try await Self.logIn(server, "ada@example.com", "wrong password 6"), maxSeconds: 3)
+        // The right password is refused too while blocked, and the email's case does not matter.
+        try Self.expectBlocked(try await Self.logIn(server, "ADA@example.com", "correct horse"), maxSeconds: 3)
+
+        try await Task.sleep(for: .milliseconds(3100))
+        #expect(try await Self.logIn(server, "ada@example.com", "correct horse").status == 200)
+    }
+
+    @Test(arguments: TestBackend.available)
+    func aGoodLoginResetsTheAccountCount(backend: TestBackend) async throws {
+        let server = try await TestServer.start(
+            backend: backend, loginThrottle: LoginThrottlePolicy(windowSeconds: 600, blockSeconds: 60))
+        defer { Task { await server.stop() } }
+        _ = try await server.addUser(email: "ada@example.com")
+
+        for _ in 1...4 { #expect(try await Self.logIn(server, "ada@example.com", "wrong").status == 403) }
+        #expect(try await Self.logIn(server, "ada@example.com", "correct horse").status == 200)
+        // Without the reset the second of these would be the sixth failure.
+        for attempt in 1...5 {
+            #expect(try await Self.logIn(server, "ada@example.com", "wrong").status == 403, "attempt \(attempt)")
+        }
+        try Self.expectBlocked(try await Self.logIn(server, "ada@example.com", "correct horse"), maxSeconds: 60)
+        // Another account is not affected.
+        _ = try await server.addUser(email: "bob@example.com")
+        #expect(try await Self.logIn(server, "bob@example.com", "correct horse").status == 200)
+    }
+
+    /// (trust proxy, X-Forwarded-For of the guesses, of the last try, expected status of the last try)
+    static let addressCases: [(Bool, String, String, Int)] = [
+        (true, "203.0.113.7", "203.0.113.7", 429),  // the same client behind the proxy
+        (true, "203.0.113.7", "198.51.100.9", 200),  // another client behind the proxy
+        (true, "10.0.0.1, 203.0.113.7", "203.0.113.7", 429),  // only the entry the proxy appended counts
+        (false, "203.0.113.7", "198.51.100.9", 429),  // without --trust-proxy the header is ignored: all are 127.0.0.1
+    ]
+
+    @Test(arguments: TestBackend.available, addressCases)
+    func guessesAtManyAccountsFromOneAddressAreBlocked(backend: TestBackend, addressCase: (Bool, String, String, Int)) async throws {
+        let (trustProxy, guessesFrom, lastFrom, expected) = addressCase
+        let policy = LoginThrottlePolicy(failuresPerAccount: 5, failuresPerAddress: 5, windowSeconds: 600, blockSeconds: 60)
+        let server = try await TestServer.start(backend: backend, loginThrottle: policy, trustProxy: trustProxy)
+        defer { Task { await server.stop() } }
+        _ = try await server.addUser(email: "ada@example.com")
+        for index in 1...5 {
+            let reply = try await Self.logIn(server, "guess\(index)@example.com", "wrong", forwardedFor: guessesFrom)
+            #expect(reply.status == 403)
+        }
+        let last = try await Self.logIn(server, "ada@example.com", "correct horse", forwardedFor: lastFrom)
+        #expect(last.status == expected)
+        if expected == 429 { try Self.expectBlocked(last, maxSeconds: 60) }
+    }
+}

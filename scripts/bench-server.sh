@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Server load figures (`make bench-server`): onthemap-server (release) vs Datasette vs nginx, on
+# loopback, with 1,000,000 rows and the app's main request. Prints a Markdown section for
+# Docs/Benchmarks.md ("## Server load").
+#
+#   BENCH_ROWS         rows (default 1000000)
+#   BENCH_SECONDS      seconds per wrk run (default 20)
+#   BENCH_CONNECTIONS  wrk connections (default 64)
+#
+# Traffic goes only to 127.0.0.1; every process this script starts is stopped on exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROWS=${BENCH_ROWS:-1000000}
+SECONDS_PER_RUN=${BENCH_SECONDS:-20}
+CONNECTIONS=${BENCH_CONNECTIONS:-64}
+DATASETTE_VERSION=0.65.5
+VENV=.build-venv
+QUERY='limit=100&order=-updatedAt'
+SQL='select object_id, unique_key, first_name, last_name, map_string, media_url, latitude, longitude, created_at, updated_at from student_location order by updated_at desc, object_id desc limit 100'
+
+SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+missing=""
+for package in wrk nginx-light curl; do dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"; done
+if [ -n "$missing" ]; then
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+fi
+if ! "$VENV/bin/python" -c "import importlib.metadata as m; assert m.version('datasette') == '$DATASETTE_VERSION'" 2>/dev/null; then
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install --quiet "datasette==$DATASETTE_VERSION"
+fi
+
+swift build -c release --product onthemap-server
+BIN="$(swift build -c release --show-bin-path)/onthemap-server"
+
+WORK=$(mktemp -d)
+chmod 755 "$WORK"
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
+wait_for() {  # url pid
+    for _ in $(seq 1 300); do
+        curl -fsS -o /dev/null "$1" 2>/dev/null && return 0
+        kill -0 "$2" 2>/dev/null || { echo "bench: a server did not start" >&2; return 1; }
+        sleep 0.1
+    done
+    echo "bench: $1 did not answer" >&2
+    return 1
+}
+# wrk's requests/s and p99 (ms) from its --latency output.
+run_wrk() {  # name url
+    wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" --latency "$2" >"$WORK/$1.wrk"
+    local rps p99 errors
+    rps=$(awk '/^Requests\/sec:/ { print $2 }' "$WORK/$1.wrk")
+    p99=$(awk '$1 == "99%" { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v = v / 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v = v * 1000 }; print v }' "$WORK/$1.wrk")
+    errors=$(awk '/Non-2xx|Socket errors/ { print }' "$WORK/$1.wrk" | tr '\n' ' ')
+    echo "$1 $rps $p99 ${errors:-none}" >>"$WORK/results"
+    cat "$WORK/$1.wrk" >&2
+}
+
+DB="$WORK/bench.sqlite"
+"$BIN" seed --synthetic "$ROWS" --database "$DB" >&2
+
+# 1. onthemap-server (production flags: metrics on; request logs off, to a file they cost little).
+PORT=$(free_port)
+"$BIN" serve --port "$PORT" --database "$DB" --no-log-requests --log-level warning >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+PIDS+=("$SERVER_PID")
+URL="http://127.0.0.1:$PORT/v1/StudentLocation?$QUERY"
+wait_for "$URL" "$SERVER_PID"
+mkdir -p "$WORK/www"
+curl -fsS -o "$WORK/www/page.json" "$URL"
+run_wrk onthemap "$URL"
+RSS_KB=$(awk '/^VmHWM:/ { print $2 }' "/proc/$SERVER_PID/status")
+kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
+
+# 2. Datasette on a copy of the same table (VACUUM INTO: a plain, immutable file), same SQL.
+sqlite3 "$DB" "VACUUM INTO '$WORK/datasette.sqlite'"
+DPORT=$(free_port)
+"$VENV/bin/datasette" serve -i "$WORK/datasette.sqlite" --port "$DPORT" --host 127.0.0.1 \
+    >"$WORK/datasette.log" 2>&1 &
+PIDS+=("$!")
+ENCODED_SQL=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$SQL")
+DURL="http://127.0.0.1:$DPORT/datasette.json?sql=$ENCODED_SQL&_shape=objects"
+wait_for "$DURL" "$!"
+DATASETTE_ROWS=$(curl -fsS "$DURL" | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["rows"]))')
+run_wrk datasette "$DURL"
+
+# 3. nginx serving the server's answer as a static file.
+NPORT=$(free_port)
+mkdir -p "$WORK/nginx/logs"
+cat >"$WORK/nginx/nginx.conf" <<NGINX
+worker_processes 2;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    default_type application/json;
+    keepalive_requests 1000000;
+    server {
+        listen 127.0.0.1:$NPORT;
+        root $WORK/www;
+        location = /v1/StudentLocation { try_files /page.json =404; }
+    }
+}
+NGINX
+nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off; user root;' &
+PIDS+=("$!")
+NURL="http://127.0.0.1:$NPORT/v1/StudentLocation"
+wait_for "$NURL" "$!"
+run_wrk nginx "$NURL"
+
+read -r _ ours ours_p99 ours_errors < <(grep '^onthemap ' "$WORK/results")
+read -r _ ds ds_p99 ds_errors < <(grep '^datasette ' "$WORK/results")
+read -r _ ng ng_p99 ng_errors < <(grep '^nginx ' "$WORK/results")
+BYTES=$(wc -c <"$WORK/www/page.json")
+python3 - "$ours" "$ds" "$ng" "$ours_p99" "$ds_p99" "$ng_p99" "$RSS_KB" "$BYTES" "$DATASETTE_ROWS" \
+    "$ours_errors" "$ds_errors" "$ng_errors" "$ROWS" "$SECONDS_PER_RUN" "$CONNECTIONS" <<'PY'
+import sys
+ours, ds, ng, p_ours, p_ds, p_ng = map(float, sys.argv[1:7])
+rss_kb, size, ds_rows = int(sys.argv[7]), int(sys.argv[8]), int(sys.argv[9])
+errors = sys.argv[10:13]
+rows, seconds, connections = sys.argv[13:16]
+print(f"| server | requests/s | p99 (ms) | errors |")
+print(f"|---|---:|---:|---|")
+for name, rps, p99, err in [("onthemap-server (release)", ours, p_ours, errors[0]),
+                            ("Datasette 0.65.5 (same SQL, JSON)", ds, p_ds, errors[1]),
+                            ("nginx (the same bytes, static)", ng, p_ng, errors[2])]:
+    print(f"| {name} | {rps:,.0f} | {p99:.2f} | {err.strip()} |")
+print()
+print(f"- {rows} rows; wrk -t2 -c{connections} -d{seconds}s; response {size:,} bytes (100 rows); Datasette returned {ds_rows} rows.")
+print(f"- onthemap-server / Datasette: {ours / ds:.1f}x (target >= 10x)")
+print(f"- onthemap-server / nginx: {ours / ng:.2f}x (target >= 0.3x)")
+print(f"- onthemap-server p99: {p_ours:.2f} ms (target <= 10 ms)")
+print(f"- onthemap-server peak resident memory (VmHWM): {rss_kb / 1024:.1f} MB")
+PY

@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+"""Writes Docs/openapi.json (OpenAPI 3.1 of every onthemap-server endpoint) and the Swift file
+that embeds it in the server (served at /openapi.json).
+
+Usage: python3 scripts/openapi/generate.py [--check]
+  --check: exit 1 when either file differs from what this script writes (for CI).
+"""
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "Docs" / "openapi.json"
+SWIFT = ROOT / "Sources" / "OnTheMapServer" / "OpenAPI" / "OpenAPIDocument.swift"
+
+PREFIX_NOTE = (
+    "The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); "
+    "the JSON described here follows them."
+)
+
+
+def ref(name):
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def json_content(schema):
+    return {"application/json": {"schema": schema}}
+
+
+def response(description, schema=None, headers=None):
+    answer = {"description": description}
+    if schema is not None:
+        answer["content"] = json_content(schema)
+    if headers:
+        answer["headers"] = headers
+    return answer
+
+
+def udacity(description, schema=None, headers=None):
+    return response(f"{description} {PREFIX_NOTE}", schema or ref("UdacityError"), headers)
+
+
+def parse_error(description):
+    return response(description, ref("ParseError"))
+
+
+STRING_FIELD = {"type": "string"}
+TEXT_FIELDS = ["uniqueKey", "firstName", "lastName", "mapString", "mediaURL"]
+FIELD_NAMES = ["objectId", *TEXT_FIELDS, "latitude", "longitude", "createdAt", "updatedAt"]
+
+SCHEMAS = {
+    "StudentLocation": {
+        "type": "object",
+        "description": "A row; a field that is not set is left out. `keys` narrows the fields "
+        "(objectId, createdAt and updatedAt are always sent).",
+        "required": ["objectId", "createdAt", "updatedAt"],
+        "additionalProperties": False,
+        "properties": {
+            "objectId": {"type": "string", "minLength": 1},
+            **{name: STRING_FIELD for name in TEXT_FIELDS},
+            "latitude": {"type": "number", "description": "−90…90 on every row the API created; a row from an "
+                         "old dump may hold any number (clients skip it)."},
+            "longitude": {"type": "number", "description": "−180…180 on every row the API created; see latitude."},
+            "createdAt": {"type": "string", "format": "date-time"},
+            "updatedAt": {"type": "string", "format": "date-time"},
+        },
+    },
+    "StudentLocationList": {
+        "type": "object",
+        "required": ["results"],
+        "additionalProperties": False,
+        "properties": {
+            "results": {"type": "array", "items": ref("StudentLocation")},
+            "count": {"type": "integer", "minimum": 0, "description": "With `count=1`: matches without skip/limit."},
+        },
+    },
+    "StudentLocationWrite": {
+        "type": "object",
+        "description": "POST needs uniqueKey, latitude and longitude; PUT changes only the fields sent. "
+        "Strings: at most 1,024 bytes, no NUL. objectId, createdAt and updatedAt are set by the server "
+        "(objectId in a POST body is refused with 105).",
+        "properties": {
+            **{name: {"type": ["string", "null"]} for name in TEXT_FIELDS},
+            "latitude": {"type": ["number", "null"], "minimum": -90, "maximum": 90},
+            "longitude": {"type": ["number", "null"], "minimum": -180, "maximum": 180},
+        },
+    },
+    "CreatedLocation": {
+        "type": "object",
+        "required": ["createdAt", "objectId"],
+        "additionalProperties": False,
+        "properties": {"createdAt": {"type": "string", "format": "date-time"}, "objectId": {"type": "string"}},
+    },
+    "UpdatedLocation": {
+        "type": "object",
+        "required": ["updatedAt"],
+        "additionalProperties": False,
+        "properties": {"updatedAt": {"type": "string", "format": "date-time"}},
+    },
+    "Empty": {"type": "object", "additionalProperties": False, "maxProperties": 0},
+    "ParseError": {
+        "type": "object",
+        "description": "Parse Server's error body: 101 not found, 102 invalid query, 105 invalid field name, "
+        "107 invalid JSON or bad constraint, 111 incorrect type, 119 not the owner, 142 validation failed, "
+        "209 no valid session.",
+        "required": ["code", "error"],
+        "additionalProperties": False,
+        "properties": {"code": {"type": "integer"}, "error": {"type": "string"}},
+    },
+    "PlainError": {
+        "type": "object",
+        "description": "403 without the configured Parse keys (`unauthorized`), 413 for a body over the limit.",
+        "required": ["error"],
+        "additionalProperties": False,
+        "properties": {"error": {"type": "string"}},
+    },
+    "UdacityError": {
+        "type": "object",
+        "required": ["status", "error"],
+        "additionalProperties": False,
+        "properties": {
+            "status": {"type": "integer"},
+            "error": {"type": "string"},
+            "parameter": {"type": "string", "description": "The missing or bad field, such as `udacity.username`."},
+        },
+    },
+    "LoginRequest": {
+        "type": "object",
+        "description": "Exactly one credential. `facebook_mobile` is recognised and refused (400).",
+        "properties": {
+            "udacity": {
+                "type": "object",
+                "required": ["username", "password"],
+                "properties": {"username": {"type": "string"}, "password": {"type": "string"}},
+            },
+            "facebook_mobile": {
+                "type": "object",
+                "required": ["access_token"],
+                "properties": {"access_token": {"type": "string"}},
+            },
+        },
+    },
+    "SignUpRequest": {
+        "type": "object",
+        "required": ["email", "password", "first_name", "last_name"],
+        "properties": {
+            "email": {"type": "string"},
+            "password": {"type": "string", "minLength": 8, "description": "8 characters to 72 bytes."},
+            "first_name": {"type": "string"},
+            "last_name": {"type": "string"},
+        },
+    },
+    "Session": {
+        "type": "object",
+        "required": ["id", "expiration"],
+        "additionalProperties": False,
+        "properties": {"id": {"type": "string"}, "expiration": {"type": "string"}},
+    },
+    "SessionResponse": {
+        "type": "object",
+        "required": ["account", "session"],
+        "additionalProperties": False,
+        "properties": {
+            "account": {
+                "type": "object",
+                "required": ["registered", "key"],
+                "additionalProperties": False,
+                "properties": {"registered": {"type": "boolean"}, "key": {"type": "string"}},
+            },
+            "session": ref("Session"),
+        },
+    },
+    "DeleteSessionResponse": {
+        "type": "object",
+        "required": ["session"],
+        "additionalProperties": False,
+        "properties": {"session": ref("Session")},
+    },
+    "User": {
+        "type": "object",
+        "required": ["key", "first_name", "last_name", "nickname"],
+        "properties": {
+            "key": {"type": "string"},
+            "first_name": {"type": "string"},
+            "last_name": {"type": "string"},
+            "nickname": {"type": "string"},
+            "email": {
+                "type": "object",
+                "description": "Only to the user's own session.",
+                "properties": {"address": {"type": "string"}, "_verified": {"type": "boolean"}},
+            },
+        },
+    },
+    "WrappedUser": {
+        "type": "object",
+        "required": ["user"],
+        "additionalProperties": False,
+        "properties": {"user": ref("User")},
+    },
+}
+
+RETRY_AFTER = {"Retry-After": {"description": "Seconds until a login may be tried again.", "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
+SET_COOKIE = {"Set-Cookie": {"description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`.", "schema": {"type": "string"}}}
+LOCATION = {"Location": {"description": "The new row's absolute URL.", "schema": {"type": "string"}}}
+
+WRITE_BODY = {"required": True, "content": json_content(ref("StudentLocationWrite"))}
+OBJECT_ID = {"name": "objectId", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
+BEARER = [{"session": []}]
+TOO_LARGE = response("The body is larger than the limit (64 KB by default).", ref("PlainError"))
+NO_KEYS = response("Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+                   {"oneOf": [ref("ParseError"), ref("PlainError")]})
+
+
+def list_parameters(is_v1):
+    parameters = [
+        {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 0}, "description": "Default 100; capped at `--max-limit`."},
+        {"name": "skip", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 10000000}},
+        {"name": "order", "in": "query", "schema": {"type": "string"}, "description": "Comma-separated fields, `-` for descending; an unknown field is refused (102)."},
+        {"name": "count", "in": "query", "schema": {"type": "string", "enum": ["1", "true", "0", "false"]}},
+        {"name": "keys", "in": "query", "schema": {"type": "string"}, "description": "Comma-separated fields to send."},
+        {"name": "where", "in": "query", "schema": {"type": "string"}, "description": "A JSON object of Parse constraints."},
+    ]
+    if is_v1:
+        parameters.append({"name": "uniqueKey", "in": "query", "schema": {"type": "string"}})
+    return parameters
+
+
+def location_paths(path, is_v1, era):
+    tags = ["StudentLocation"]
+    name = {"v1": "", "parse": "Parse", "one": "ParseOne"}[era]
+    return {
+        path: {
+            "get": {
+                "operationId": f"listLocations{name}", "tags": tags, "summary": "List locations (Parse query).",
+                "parameters": list_parameters(is_v1),
+                "responses": {"200": response("A page of rows.", ref("StudentLocationList")),
+                              "400": parse_error("A bad query (102, 105, 107)."), "403": NO_KEYS},
+            },
+            "post": {
+                "operationId": f"createLocation{name}", "tags": tags, "summary": "Post a location.",
+                "security": BEARER, "requestBody": WRITE_BODY,
+                "responses": {"201": response("Created.", ref("CreatedLocation"), LOCATION),
+                              "400": parse_error("Invalid body (105, 107, 111, 142)."), "403": NO_KEYS, "413": TOO_LARGE},
+            },
+        },
+        path + "/{objectId}": {
+            "parameters": [OBJECT_ID],
+            "get": {
+                "operationId": f"getLocation{name}", "tags": tags, "summary": "One row.",
+                "responses": {"200": response("The row.", ref("StudentLocation")), "403": NO_KEYS,
+                              "404": parse_error("No such row (101).")},
+            },
+            "put": {
+                "operationId": f"updateLocation{name}", "tags": tags, "summary": "Change the fields sent.",
+                "security": BEARER, "requestBody": WRITE_BODY,
+                "responses": {"200": response("Updated.", ref("UpdatedLocation")),
+                              "400": parse_error("Invalid body (107, 111, 142)."), "403": NO_KEYS,
+                              "404": parse_error("No such row (101)."), "413": TOO_LARGE},
+            },
+            "delete": {
+                "operationId": f"deleteLocation{name}", "tags": tags, "summary": "Delete a row (owner only).",
+                "security": BEARER,
+                "responses": {"200": response("Deleted.", ref("Empty")), "403": NO_KEYS,
+                              "404": parse_error("No such row (101).")},
+            },
+        },
+    }
+
+
+def session_paths(prefix, wrapped):
+    tags = ["Session"]
+    name = "Legacy" if wrapped else ""
+    return {
+        prefix + "/session": {
+            "post": {
+                "operationId": f"logIn{name}", "tags": tags, "summary": "Log in.",
+                "requestBody": {"required": True, "content": json_content(ref("LoginRequest"))},
+                "responses": {
+                    "200": udacity("Logged in; sets the XSRF-TOKEN cookie.", ref("SessionResponse"), SET_COOKIE),
+                    "400": udacity("Not exactly one credential, a missing field, or not JSON."),
+                    "403": udacity("`Account not found or invalid credentials.`"),
+                    "413": udacity("The body is larger than the limit (64 KB by default)."),
+                    "429": udacity("Too many failed logins for this email or address.", None, RETRY_AFTER),
+                },
+            },
+            "delete": {
+                "operationId": f"logOut{name}", "tags": tags,
+                "summary": "Log out the bearer session, or the XSRF-TOKEN cookie's when X-XSRF-TOKEN repeats it.",
+                "security": [{"session": []}, {}],
+                "parameters": [
+                    {"name": "X-XSRF-TOKEN", "in": "header", "schema": {"type": "string"}},
+                    {"name": "XSRF-TOKEN", "in": "cookie", "schema": {"type": "string"}},
+                ],
+                "responses": {
+                    "200": udacity("Logged out; clears the cookie.", ref("DeleteSessionResponse"), SET_COOKIE),
+                    "403": udacity("No session, or the header does not match the cookie."),
+                },
+            },
+        },
+        prefix + "/users": {
+            "post": {
+                "operationId": f"signUp{name}", "tags": tags, "summary": "Create an account and log in.",
+                "requestBody": {"required": True, "content": json_content(ref("SignUpRequest"))},
+                "responses": {
+                    "201": udacity("Created and logged in.", ref("SessionResponse"), SET_COOKIE),
+                    "400": udacity("A missing or unacceptable field, or not JSON."),
+                    "409": udacity("The email is taken."),
+                    "413": udacity("The body is larger than the limit (64 KB by default)."),
+                },
+            },
+        },
+        prefix + "/users/{key}": {
+            "get": {
+                "operationId": f"getUser{name}", "tags": tags,
+                "summary": "Public user data" + (" wrapped in `user`." if wrapped else ", flat."),
+                "parameters": [{"name": "key", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}],
+                "responses": {
+                    "200": udacity("The user.", ref("WrappedUser") if wrapped else ref("User")),
+                    "404": udacity("No such user."),
+                },
+            },
+        },
+    }
+
+
+def document():
+    paths = {}
+    paths.update(session_paths("/v1", wrapped=False))
+    paths.update(session_paths("/api", wrapped=True))
+    paths.update(location_paths("/v1/StudentLocation", True, "v1"))
+    paths.update(location_paths("/parse/classes/StudentLocation", False, "parse"))
+    paths.update(location_paths("/1/classes/StudentLocation", False, "one"))
+    paths["/healthz"] = {"get": {
+        "operationId": "health", "tags": ["Operations"], "summary": "The database is reachable.",
+        "responses": {"200": response("Healthy.", {"type": "object", "required": ["status"], "properties": {"status": {"const": "ok"}}})},
+    }}
+    paths["/openapi.json"] = {"get": {
+        "operationId": "openAPI", "tags": ["Operations"], "summary": "This document.",
+        "responses": {"200": response("OpenAPI 3.1.", {"type": "object"})},
+    }}
+    paths["/metrics"] = {"get": {
+        "operationId": "metrics", "tags": ["Operations"],
+        "summary": "Prometheus text format (only with `serve --metrics`, the default of `serve`).",
+        "responses": {"200": {"description": "Metrics.", "content": {"text/plain": {"schema": {"type": "string"}}}},
+                      "404": {"description": "Metrics are off."}},
+    }}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "onthemap-server",
+            "version": "1.0.0",
+            "description": "The Udacity session API and the Parse StudentLocation class, as the original "
+            "\"On the Map\" services answered them. See Docs/API.md.",
+        },
+        "servers": [{"url": "http://127.0.0.1:8080"}],
+        "tags": [{"name": "Session"}, {"name": "StudentLocation"}, {"name": "Operations"}],
+        "paths": paths,
+        "components": {
+            "schemas": SCHEMAS,
+            "securitySchemes": {"session": {"type": "http", "scheme": "bearer", "description": "A session id from POST …/session."}},
+        },
+    }
+
+
+def swift_source(text):
+    return (
+        "// Generated by scripts/openapi/generate.py from the same data as Docs/openapi.json; do not edit.\n\n"
+        "/// The OpenAPI 3.1 document of every endpoint, served at `/openapi.json` (Docs/openapi.json).\n"
+        "enum OpenAPIDocument {\n"
+        "    static let bytes: [UInt8] = Array(text.utf8)\n\n"
+        f"    static let text = #\"\"\"\n{text}\n\"\"\"#\n"
+        "}\n"
+    )
+
+
+def main():
+    text = json.dumps(document(), indent=2, ensure_ascii=False)
+    outputs = {DOC: text + "\n", SWIFT: swift_source(text)}
+    if "--check" in sys.argv:
+        stale = [str(path) for path, content in outputs.items() if not path.exists() or path.read_text() != content]
+        if stale:
+            print("Out of date (run scripts/openapi/generate.py): " + ", ".join(stale))
+            return 1
+        return 0
+    for path, content in outputs.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content)
+    print(f"Wrote {DOC.relative_to(ROOT)} and {SWIFT.relative_to(ROOT)} ({len(document()['paths'])} paths).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
