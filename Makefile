@@ -26,7 +26,7 @@ build: deps
 
 ## run: the app on the built-in server with a demo class.
 run: build
-	"$(BIN)/onthemap" list
+	"$(BIN)/onthemap"
 
 ## test: unit and integration tests (real servers on loopback; the storage suite on SQLite and
 ## on a throwaway PostgreSQL cluster), then the end-to-end suite.

@@ -84,12 +84,27 @@ let package = Package(
             path: "Tests/ServerTestSupport"
         ),
 
+        // MARK: - Terminal app
+
+        /// ncursesw, with a shim for the macros and globals Swift cannot import.
+        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
+
+        /// The app's state machines: login, the locations store, browsing, posting, links. No terminal.
+        .target(name: "ViewModels", dependencies: ["APIClient", "Geo", "OnTheMapModels", "SafeText"]),
+
+        /// Cells, widgets, screens and the event loop, against a small Backend protocol. No curses.
+        .target(name: "TerminalUI", dependencies: ["ViewModels", "APIClient", "Geo", "OnTheMapModels", "SafeText", "WorldMap"]),
+
+        /// The ncurses Backend: the only target that imports CNcurses.
+        .target(name: "TerminalNCurses", dependencies: ["CNcurses", "TerminalUI"]),
+
         // MARK: - Executables
 
         .executableTarget(
             name: "onthemap",
             dependencies: [
-                "APIClient", "Geo", "OnTheMapModels", "OnTheMapServer", "SafeText", "WorldMap",
+                "APIClient", "Geo", "OnTheMapModels", "OnTheMapServer", "SafeText", "TerminalNCurses", "TerminalUI",
+                "ViewModels", "WorldMap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -107,6 +122,10 @@ let package = Package(
 
         .testTarget(name: "OnTheMapModelsTests", dependencies: ["OnTheMapModels"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "APIClient", "Geo", "OnTheMapModels"]),
+        .testTarget(
+            name: "TerminalUITests", dependencies: ["TerminalUI", "ViewModels", "APIClient", "Geo", "OnTheMapModels"],
+            exclude: ["Snapshots"]),
         .testTarget(name: "ServerProcessTests", dependencies: ["ServerTestSupport"]),
         .testTarget(name: "OnTheMapCLITests", dependencies: ["onthemap", "OnTheMapModels"]),
         .testTarget(name: "APIClientTests", dependencies: ["APIClient", "OnTheMapModels", "ServerTestSupport"]),

@@ -10,5 +10,6 @@ struct OnTheMap: AsyncParsableCommand {
             With no --server (and no ONTHEMAP_SERVER), onthemap starts its own server on 127.0.0.1 \
             with a demo class, so everything works offline.
             """,
-        subcommands: [ListCommand.self, MapCommand.self, GeocodeCommand.self])
+        subcommands: [TUICommand.self, ListCommand.self, MapCommand.self, GeocodeCommand.self],
+        defaultSubcommand: TUICommand.self)
 }

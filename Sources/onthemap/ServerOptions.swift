@@ -33,12 +33,16 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
-    /// A client for the configured server, or for an embedded one started now.
-    func connect() async throws -> Connection {
+    /// A client for the configured server, or for an embedded one started now. `silent` drops
+    /// the embedded server's log entirely (the TUI owns the terminal).
+    func connect(silent: Bool = false) async throws -> Connection {
         if let text = configuredServer, let url = URL(string: text) {
             return Connection(client: OnTheMapClient(configuration: APIConfiguration(baseURL: url, dialect: dialect)), embedded: nil)
         }
-        var logger = Logger(label: "onthemap.embedded-server")
+        var logger =
+            silent
+            ? Logger(label: "onthemap.embedded-server", factory: { _ in SwiftLogNoOpLogHandler() })
+            : Logger(label: "onthemap.embedded-server")
         logger.logLevel = .critical
         let configuration = ServerConfiguration(port: 0, databasePath: ServerConfiguration.defaultDatabasePath(name: "demo.sqlite"))
         let embedded: EmbeddedServer

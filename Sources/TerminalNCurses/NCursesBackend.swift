@@ -1,0 +1,171 @@
+import CNcurses
+import Foundation
+import TerminalUI
+
+/// The live `Backend`: blits cell grids with ncursesw (only the cells that changed) and turns
+/// `get_wch` and mouse reports into events. The only code in the package that touches curses.
+@MainActor
+public final class NCursesBackend: Backend {
+    /// Why the terminal could not be opened.
+    public struct StartError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Whether the screen must be drawn with ASCII only (non-UTF-8 locale or `--ascii`).
+    public let asciiOnly: Bool
+    private let colors: Bool
+    private var pairs: [Int: Int16] = [:]
+    private var lastFrame: Buffer?
+    private var quickErrors = 0
+    private var isOpen = false
+
+    /// Opens the terminal. Refuses without a TTY on stdin and stdout.
+    public init(mouse: Bool, forceASCII: Bool) throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw StartError(
+                description:
+                    "onthemap needs a terminal: stdin and stdout must be a TTY (for scripts use `onthemap list`).")
+        }
+        setlocale(LC_ALL, "")
+        // A locale that is not UTF-8 means a terminal that may not show Braille or box drawing:
+        // draw ASCII only (every other character is mapped by AsciiFallback).
+        asciiOnly = forceASCII || otm_codeset_is_utf8() == 0
+        guard initscr() != nil else {
+            throw StartError(description: "ncurses could not open the terminal (is TERM set?).")
+        }
+        isOpen = true
+        NCursesBackend.installSignalHandlers()
+        raw()  // not cbreak: Ctrl-S would stop output (XON/XOFF) and Ctrl-C arrives as a key to quit cleanly
+        noecho()
+        nonl()
+        keypad(otm_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        if !noColor && has_colors() {
+            start_color()
+            use_default_colors()
+            colors = true
+        } else {
+            colors = false
+        }
+        if mouse {
+            mousemask(otm_mouse_mask_clicks_wheel(), nil)
+            mouseinterval(0)
+        }
+    }
+
+    /// Gives the terminal back. Safe to call more than once.
+    public func shutdown() {
+        guard isOpen else { return }
+        isOpen = false
+        endwin()
+    }
+
+    public var size: (width: Int, height: Int) {
+        (Int(otm_maxx()), Int(otm_maxy()))
+    }
+
+    public func draw(_ buffer: Buffer) {
+        let previous = (lastFrame?.width == buffer.width && lastFrame?.height == buffer.height) ? lastFrame : nil
+        if previous == nil { erase() }
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width {
+                let cell = buffer[x, y]
+                if let previous, previous[x, y] == cell { continue }
+                if cell.isContinuation {
+                    // ASCII mode draws a wide character as one '?': fill its right half.
+                    if asciiOnly { put(Cell(" ", style: cell.style), x: x, y: y) }
+                    continue
+                }
+                put(cell, x: x, y: y)
+            }
+        }
+        refresh()
+        lastFrame = buffer
+    }
+
+    private func put(_ cell: Cell, x: Int, y: Int) {
+        let character = asciiOnly ? AsciiFallback.character(for: cell.character) : cell.character
+        var wide = String(character).unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+        wide.append(0)
+        var attributes = otm_a_normal()
+        if cell.style.bold { attributes |= otm_a_bold() }
+        if cell.style.reverse { attributes |= otm_a_reverse() }
+        if cell.style.dim { attributes |= otm_a_dim() }
+        if cell.style.underline { attributes |= otm_a_underline() }
+        _ = otm_put(Int32(y), Int32(x), wide, attributes, pair(for: cell.style))
+    }
+
+    private func pair(for style: Style) -> Int16 {
+        guard colors, style.foreground != nil || style.background != nil else { return 0 }
+        let fg = style.foreground?.rawValue ?? -1
+        let bg = style.background?.rawValue ?? -1
+        let key = (fg + 1) * 16 + (bg + 1)
+        if let known = pairs[key] { return known }
+        let number = Int16(pairs.count + 1)
+        guard Int32(number) < otm_color_pairs() else { return 0 }
+        init_pair(number, Int16(fg), Int16(bg))
+        pairs[key] = number
+        return number
+    }
+
+    public func nextEvent(timeoutMilliseconds: Int) -> Event? {
+        timeout(Int32(timeoutMilliseconds))
+        let started = DispatchTime.now().uptimeNanoseconds
+        var code: wint_t = 0
+        let result = get_wch(&code)
+        if result == ERR {
+            // At EOF get_wch returns ERR at once, forever: many quick ERRs mean input has ended.
+            let elapsed = Int(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
+            quickErrors = elapsed < max(1, timeoutMilliseconds / 2) ? quickErrors + 1 : 0
+            return quickErrors > 20 ? .endOfInput : nil
+        }
+        quickErrors = 0
+        if result == otm_key_code_yes() { return functionKey(Int32(code)) }
+        return KeyDecoder.character(code: UInt32(code))
+    }
+
+    private func functionKey(_ code: Int32) -> Event? {
+        switch code {
+        case otm_key_resize():
+            lastFrame = nil
+            return .resize(width: size.width, height: size.height)
+        case otm_key_btab(): return .key(.backTab)
+        case otm_key_mouse(): return mouseEvent()
+        case KEY_UP: return .key(.up)
+        case KEY_DOWN: return .key(.down)
+        case KEY_LEFT: return .key(.left)
+        case KEY_RIGHT: return .key(.right)
+        case KEY_PPAGE: return .key(.pageUp)
+        case KEY_NPAGE: return .key(.pageDown)
+        case KEY_HOME: return .key(.home)
+        case KEY_END: return .key(.end)
+        case KEY_BACKSPACE: return .key(.backspace)
+        case KEY_DC: return .key(.delete)
+        case KEY_ENTER: return .key(.enter)
+        default: return nil
+        }
+    }
+
+    private func mouseEvent() -> Event? {
+        var report = MEVENT()
+        guard getmouse(&report) == OK else { return nil }
+        let x = Int(report.x)
+        let y = Int(report.y)
+        if otm_is_wheel_up(report.bstate) != 0 { return .mouse(.wheelUp, x: x, y: y) }
+        if otm_is_wheel_down(report.bstate) != 0 { return .mouse(.wheelDown, x: x, y: y) }
+        if otm_is_click(report.bstate) != 0 { return .mouse(.click, x: x, y: y) }
+        return nil
+    }
+
+    /// SIGINT, SIGTERM and SIGHUP give the terminal back before the process ends.
+    private static func installSignalHandlers() {
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            signal(signalNumber) { received in
+                endwin()
+                _exit(128 + received)
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// A key the app reacts to.
+public enum Key: Sendable, Hashable {
+    case character(Character)
+    case enter, escape, tab, backTab, backspace, delete
+    case up, down, left, right, pageUp, pageDown, home, end
+    /// Ctrl plus a letter (lowercase), e.g. Ctrl-C is `.control("c")`.
+    case control(Character)
+}
+
+/// What a mouse did, in cell coordinates.
+public enum MouseAction: Sendable, Hashable {
+    case click, wheelUp, wheelDown
+}
+
+/// Everything the run loop can receive from a backend.
+public enum Event: Sendable, Hashable {
+    case key(Key)
+    case mouse(MouseAction, x: Int, y: Int)
+    case resize(width: Int, height: Int)
+    /// Input ended (EOF on stdin, or the terminal went away).
+    case endOfInput
+}
+
+/// Draws frames and reads events. The ncurses backend is the live one; tests use none.
+@MainActor
+public protocol Backend: AnyObject {
+    /// Columns and rows of the terminal now.
+    var size: (width: Int, height: Int) { get }
+    /// Shows `buffer`, sending only what changed since the last frame.
+    func draw(_ buffer: Buffer)
+    /// The next event, or nil after `timeoutMilliseconds` without one.
+    func nextEvent(timeoutMilliseconds: Int) -> Event?
+}

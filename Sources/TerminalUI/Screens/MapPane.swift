@@ -1,0 +1,102 @@
+import OnTheMapModels
+import SafeText
+import ViewModels
+import WorldMap
+
+/// The Map pane: the world map (WorldMap, Braille or ASCII) with a pin per record, the selected
+/// pin highlighted, clusters that split as you zoom, and the annotation (name, place, link, age)
+/// on Enter.
+public enum MapPane {
+    /// The rectangle the map itself takes in the pane (the last row is the legend).
+    public static func mapRect(_ pane: Rect) -> Rect {
+        Rect(x: pane.x, y: pane.y, width: pane.width, height: pane.height - 1)
+    }
+
+    /// The pins for `rows`: own rows, matches of the filter and the selection stand out.
+    public static func pins(_ model: MainModel) -> [MapPin] {
+        let selectedID = model.selected?.objectId
+        let filtering = !model.browse.filter.isEmpty
+        return model.rows.map { row in
+            let style: PinStyle =
+                row.objectId == selectedID
+                ? .selected
+                : (model.accountKey != nil && row.uniqueKey == model.accountKey) ? .own : filtering ? .match : .normal
+            return MapPin(id: row.objectId, latitude: row.latitude, longitude: row.longitude, style: style)
+        }
+    }
+
+    public static func render(_ buffer: inout Buffer, model: MainModel, in rect: Rect) -> [Hotspot] {
+        guard rect.height > 2, rect.width > 2 else { return [] }
+        let area = mapRect(rect)
+        let viewport = model.map.viewport(width: area.width, height: area.height)
+        let frame = MapRenderer(mode: model.ascii ? .ascii : .braille).render(viewport, pins: pins(model))
+        for row in 0..<area.height {
+            for column in 0..<area.width {
+                guard let cell = frame.grid[column, row] else { continue }
+                buffer[area.x + column, area.y + row] = Cell(cell.character, style: style(for: cell.style))
+            }
+        }
+        var hotspots: [Hotspot] = []
+        for pin in frame.pins {
+            guard let spot = frame.cell(ofPin: pin.id) else { continue }
+            hotspots.append(
+                Hotspot(
+                    rect: Rect(x: area.x + spot.column, y: area.y + spot.row, width: 1, height: 1), target: .row(pin.id)
+                ))
+        }
+        // The selected pin's hotspot last, so it wins in a cluster.
+        if let selected = model.selected?.objectId,
+            let index = hotspots.firstIndex(where: { $0.target == .row(selected) })
+        {
+            hotspots.append(hotspots.remove(at: index))
+        }
+        let onScreen = hotspots.count
+        let legend =
+            "zoom \(Int(viewport.zoom))× · \(onScreen) of \(model.rows.count) pins here · arrows pan · + - zoom · 0 world · n/N pins · Enter details"
+        buffer.put(legend, x: rect.x + 1, y: rect.maxY - 1, style: .dim, maxWidth: rect.width - 2)
+        if model.annotationOpen, let selected = model.selected {
+            let spot = frame.cell(ofPin: selected.objectId).map { (x: area.x + $0.column, y: area.y + $0.row) }
+            annotation(&buffer, for: selected, near: spot, model: model, in: area)
+        }
+        return hotspots
+    }
+
+    static func style(for style: CellStyle) -> Style {
+        switch style {
+        case .water: return .plain
+        case .land: return Style(foreground: .green)
+        case .coast: return Style(foreground: .green, dim: true)
+        case .pin(let pin), .cluster(let pin):
+            switch pin {
+            case .normal: return Style(foreground: .red, bold: true)
+            case .match: return Style(foreground: .magenta, bold: true)
+            case .own: return Style(foreground: .yellow, bold: true)
+            case .selected: return Style(foreground: .yellow, bold: true, reverse: true)
+            }
+        }
+    }
+
+    static func annotation(
+        _ buffer: inout Buffer, for row: StudentInformation, near spot: (x: Int, y: Int)?, model: MainModel,
+        in rect: Rect
+    ) {
+        let width = min(48, rect.width - 2)
+        let height = min(7, rect.height)
+        let below = (spot?.y ?? rect.y) + 1
+        let top = below + height <= rect.maxY ? below : max(rect.y, (spot?.y ?? rect.y) - height)
+        let box = Rect(
+            x: min(max(rect.x + 1, (spot?.x ?? rect.x) - width / 2), rect.maxX - width - 1), y: top, width: width,
+            height: height)
+        buffer.fill(box)
+        buffer.box(box, style: .accent, ascii: model.ascii)
+        let inner = box.inset(1)
+        let age = (row.updatedAt ?? row.createdAt).map { AgeText.text(from: $0, now: model.now) } ?? ""
+        buffer.put(SafeText.clean(row.fullName), x: inner.x, y: inner.y, style: .bold, maxWidth: inner.width)
+        buffer.put(SafeText.clean(row.mapString), x: inner.x, y: inner.y + 1, maxWidth: inner.width)
+        buffer.put(
+            SafeText.clean(row.mediaURL), x: inner.x, y: inner.y + 2, style: Style(foreground: .cyan, underline: true),
+            maxWidth: inner.width)
+        buffer.put(age, x: inner.x, y: inner.y + 3, style: .dim, maxWidth: inner.width)
+        buffer.put("Enter/o open link · Esc close", x: inner.x, y: inner.y + 4, style: .dim, maxWidth: inner.width)
+    }
+}

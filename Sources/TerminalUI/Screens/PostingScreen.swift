@@ -1,0 +1,120 @@
+import Geo
+import SafeText
+import ViewModels
+import WorldMap
+
+/// The posting modal: "Where are you studying today?", the fields and [ Find Location ]; a
+/// spinner while geocoding; the preview (place, precision, alternatives) and [ Finish ]; the
+/// overwrite question; a spinner while posting.
+@MainActor
+public enum PostingScreen {
+    public static func render(_ model: PostingViewModel, over frame: Frame, milliseconds: Int, ascii: Bool = false)
+        -> Frame
+    {
+        var buffer = frame.buffer
+        buffer.restyle(buffer.area) { $0.dim = true }
+        var hotspots: [Hotspot] = []
+        let box = buffer.area.centered(width: min(72, buffer.width - 2), height: min(24, buffer.height - 2))
+        buffer.fill(box)
+        buffer.box(box, style: .accent, title: "Post your location", ascii: ascii)
+        let inner = Rect(x: box.x + 2, y: box.y + 1, width: box.width - 4, height: box.height - 2)
+        buffer.putCentered("Where are you studying today?", in: inner.row(1), style: .bold)
+        let busy = model.step != .enter
+        _ = Controls.textField(
+            &buffer, x: inner.x, y: inner.y + 3, width: inner.width, label: "Location", labelWidth: 10,
+            value: model.location,
+            focused: model.focus == .location && !busy, dimmed: busy)
+        _ = Controls.textField(
+            &buffer, x: inner.x, y: inner.y + 5, width: inner.width, label: "Link", labelWidth: 10, value: model.link,
+            focused: model.focus == .link && !busy, dimmed: busy)
+        let buttonsY = inner.maxY - 1
+        var primary = "Find Location"
+        switch model.step {
+        case .enter:
+            break
+        case .geocoding:
+            buffer.put(
+                "\(Controls.spinner(milliseconds: milliseconds)) Finding “\(SafeText.clean(model.location))”…",
+                x: inner.x, y: inner.y + 7, style: .accent, maxWidth: inner.width)
+            primary = ""
+        case .confirm, .overwrite:
+            preview(
+                &buffer, model: model,
+                in: Rect(x: inner.x, y: inner.y + 7, width: inner.width, height: buttonsY - inner.y - 7))
+            if case .overwrite = model.step {
+                buffer.put(
+                    "You already have a location. Overwrite it?", x: inner.x, y: buttonsY - 1,
+                    style: Style(foreground: .yellow, bold: true), maxWidth: inner.width)
+                primary = "Overwrite"
+            } else {
+                primary = "Finish"
+            }
+        case .posting:
+            buffer.put(
+                "\(Controls.spinner(milliseconds: milliseconds)) Posting…", x: inner.x, y: inner.y + 7, style: .accent)
+            primary = ""
+        case .done:
+            buffer.put("Posted.", x: inner.x, y: inner.y + 7, style: .accent)
+            primary = ""
+        }
+        if !primary.isEmpty {
+            let rect = Controls.button(
+                &buffer, x: inner.x, y: buttonsY, title: primary, focused: model.focus == .primary)
+            hotspots.append(Hotspot(rect: rect, target: .button("primary")))
+        }
+        let cancel = Controls.button(
+            &buffer, x: inner.maxX - 10, y: buttonsY, title: "Cancel", focused: model.focus == .cancel)
+        hotspots.append(Hotspot(rect: cancel, target: .button("cancel")))
+        Footer.render(&buffer, text: KeyTable.footer(KeyTable.posting), status: "")
+        if let alert = model.alert {
+            let ok = Overlay.alert(&buffer, title: "Post your location", message: alert, ascii: ascii)
+            hotspots.append(Hotspot(rect: ok, target: .button("dismiss")))
+        }
+        return Frame(buffer: buffer, hotspots: hotspots)
+    }
+
+    static func preview(_ buffer: inout Buffer, model: PostingViewModel, in rect: Rect) {
+        guard let place = model.chosen, rect.height > 0 else { return }
+        if rect.height >= 7 {
+            miniMap(
+                &buffer, place: place, in: Rect(x: rect.x, y: rect.y + 3, width: rect.width, height: rect.height - 4))
+        }
+        let coordinates = String(format: "%.3f, %.3f", place.latitude, place.longitude)
+        buffer.put(
+            "◉ \(SafeText.clean(place.displayName))", x: rect.x, y: rect.y,
+            style: Style(foreground: .yellow, bold: true), maxWidth: rect.width)
+        buffer.put(
+            "\(coordinates) · precision: \(place.precision.rawValue)", x: rect.x + 2, y: rect.y + 1, style: .dim,
+            maxWidth: rect.width - 2)
+        var alternatives: [Placemark] = []
+        if case .confirm(let result) = model.step { alternatives = [result.best] + result.alternatives }
+        if case .overwrite(let result, _) = model.step { alternatives = [result.best] + result.alternatives }
+        if alternatives.count > 1, rect.height > 2 {
+            let names = alternatives.enumerated().map { index, place in
+                (index == model.choice ? "›" : " ") + SafeText.clean(place.displayName)
+            }
+            buffer.put(
+                "← → other matches: " + names.joined(separator: "  "), x: rect.x, y: rect.y + 2, maxWidth: rect.width)
+        }
+    }
+
+    /// A map zoomed to the place's region with the placemark on it.
+    static func miniMap(_ buffer: inout Buffer, place: Placemark, in rect: Rect) {
+        guard rect.width > 4, rect.height > 2 else { return }
+        var viewport = Viewport(width: rect.width, height: rect.height)
+        viewport.fit(
+            MapRegion(
+                minLatitude: place.region.minLatitude, maxLatitude: place.region.maxLatitude,
+                minLongitude: place.region.minLongitude, maxLongitude: place.region.maxLongitude))
+        viewport.setZoom(min(viewport.zoom, 12))  // a city alone is all land: show its country around it
+        viewport.center(latitude: place.latitude, longitude: place.longitude)
+        let pin = MapPin(id: "new", latitude: place.latitude, longitude: place.longitude, style: .selected)
+        let frame = MapRenderer().render(viewport, pins: [pin])
+        for row in 0..<rect.height {
+            for column in 0..<rect.width {
+                guard let cell = frame.grid[column, row] else { continue }
+                buffer[rect.x + column, rect.y + row] = Cell(cell.character, style: MapPane.style(for: cell.style))
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// Modal boxes drawn over a screen: alerts, the help overlay, toasts.
+public enum Overlay {
+    /// A centred box with a title, the wrapped message, and `[ OK ]`. Returns the OK button.
+    @discardableResult
+    public static func alert(
+        _ buffer: inout Buffer, title: String, message: String, button: String = "OK", ascii: Bool = false
+    ) -> Rect {
+        let width = min(max(40, buffer.width / 2), buffer.width - 2)
+        let lines = TextWrap.lines(message, width: width - 4)
+        let height = min(lines.count + 5, buffer.height)
+        let box = buffer.area.centered(width: width, height: height)
+        buffer.fill(box)
+        buffer.box(box, style: Style(foreground: .red, bold: true), title: title, ascii: ascii)
+        for (index, line) in lines.prefix(max(0, box.height - 5)).enumerated() {
+            buffer.put(line, x: box.x + 2, y: box.y + 2 + index, maxWidth: box.width - 4)
+        }
+        let label = "[ \(button) ]"
+        return Controls.button(
+            &buffer, x: box.x + (box.width - label.count) / 2, y: box.maxY - 2, title: button, focused: true)
+    }
+
+    /// The `?` overlay: every key of `table`, two columns.
+    public static func help(_ buffer: inout Buffer, table: [KeyBinding], ascii: Bool = false) {
+        let width = min(64, buffer.width - 2)
+        let height = min(table.count + 4, buffer.height)
+        let box = buffer.area.centered(width: width, height: height)
+        buffer.fill(box)
+        buffer.box(box, style: .accent, title: "Keys", ascii: ascii)
+        for (index, binding) in table.prefix(max(0, box.height - 4)).enumerated() {
+            let y = box.y + 1 + index
+            buffer.put(binding.keys, x: box.x + 2, y: y, style: .bold, maxWidth: 16)
+            buffer.put(binding.action, x: box.x + 19, y: y, maxWidth: box.width - 21)
+        }
+        buffer.putCentered("Esc or ? closes", in: box.row(box.height - 2).inset(0), style: .dim)
+    }
+
+    /// A one-line note at the bottom right, above the footer.
+    public static func toast(_ buffer: inout Buffer, text: String) {
+        guard buffer.height > 3 else { return }
+        let shown = " \(text) "
+        let width = min(shown.count, buffer.width)
+        buffer.put(
+            shown, x: buffer.width - width, y: buffer.height - 2, style: Style(foreground: .black, background: .yellow),
+            maxWidth: width)
+    }
+}

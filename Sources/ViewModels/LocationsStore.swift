@@ -1,0 +1,125 @@
+import APIClient
+import Foundation
+import OnTheMapModels
+
+/// The one place the app's `[StudentInformation]` lives: loads it newest first, pages further on
+/// demand, keeps the last download in the cache, and falls back to it when offline.
+@MainActor
+public final class LocationsStore {
+    public private(set) var locations: [StudentInformation] = []
+    /// When the shown data was downloaded.
+    public private(set) var updatedAt: Date?
+    /// True when the shown data comes from the cache because the server could not be reached.
+    public private(set) var isOffline = false
+    public private(set) var isLoading = false
+    /// The last failure, in words for the user.
+    public private(set) var lastError: String?
+    /// Whether the server may have more rows after the ones loaded.
+    public private(set) var hasMore = false
+    /// Rows the server sent that were unusable (no objectId or no valid coordinates).
+    public private(set) var skipped = 0
+
+    private let api: any OnTheMapAPI
+    private let cache: LocationCache?
+    private let pageSize: Int
+    private let now: @Sendable () -> Date
+    private var rowsFetched = 0
+
+    public init(
+        api: any OnTheMapAPI, cache: LocationCache? = nil, pageSize: Int = 100,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.api = api
+        self.cache = cache
+        self.pageSize = pageSize
+        self.now = now
+    }
+
+    /// Downloads the first page again. On failure keeps what is shown (or loads the cache) and
+    /// marks the data offline. Returns whether the download worked.
+    @discardableResult
+    public func refresh() async -> Bool {
+        isLoading = true
+        defer { isLoading = false }
+        do {
+            let page = try await api.locations(LocationQuery(limit: pageSize, skip: 0))
+            locations = Self.newestFirst(page.locations)
+            skipped = page.skipped
+            rowsFetched = page.locations.count + page.skipped
+            hasMore = rowsFetched >= pageSize
+            updatedAt = now()
+            isOffline = false
+            lastError = nil
+            cache?.save(locations, at: now())
+            return true
+        } catch {
+            lastError = error.userMessage
+            if locations.isEmpty, let snapshot = cache?.load() {
+                locations = Self.newestFirst(snapshot.locations)
+                updatedAt = snapshot.savedAt
+            }
+            isOffline = true
+            return false
+        }
+    }
+
+    /// Loads the next page (the next `pageSize` rows, by skip) and appends the new rows.
+    public func loadNextPage() async {
+        guard hasMore, !isLoading, !isOffline else { return }
+        isLoading = true
+        defer { isLoading = false }
+        do {
+            let page = try await api.locations(LocationQuery(limit: pageSize, skip: rowsFetched))
+            let known = Set(locations.map(\.objectId))
+            locations += page.locations.filter { !known.contains($0.objectId) }
+            skipped += page.skipped
+            rowsFetched += page.locations.count + page.skipped
+            hasMore = page.locations.count + page.skipped >= pageSize
+        } catch {
+            lastError = error.userMessage
+        }
+    }
+
+    /// When the cached copy was saved, if there is one.
+    public var cachedAt: Date? { cache?.load()?.savedAt }
+
+    /// Shows the cached copy, marked offline, without asking the server (browsing offline from
+    /// the login screen). Returns false when there is no cache.
+    @discardableResult
+    public func showCache() -> Bool {
+        guard let snapshot = cache?.load() else { return false }
+        locations = Self.newestFirst(snapshot.locations)
+        updatedAt = snapshot.savedAt
+        isOffline = true
+        hasMore = false
+        return true
+    }
+
+    /// Forgets everything (logout).
+    public func clear() {
+        locations = []
+        updatedAt = nil
+        isOffline = false
+        lastError = nil
+        hasMore = false
+        rowsFetched = 0
+    }
+
+    /// "168 locations · updated 2 min ago", or "offline · data from 3 h ago".
+    public func statusText() -> String {
+        let count = "\(locations.count) location\(locations.count == 1 ? "" : "s")"
+        guard let updatedAt else { return isLoading ? "loading…" : count }
+        let age = AgeText.text(from: updatedAt, now: now())
+        if isOffline { return "\(count) · offline · data from \(age)" }
+        return "\(count) · updated \(age)"
+    }
+
+    /// Newest first by update (else creation) date; rows without dates last.
+    public static func newestFirst(_ rows: [StudentInformation]) -> [StudentInformation] {
+        rows.enumerated().sorted { left, right in
+            let l = left.element.updatedAt ?? left.element.createdAt ?? .distantPast
+            let r = right.element.updatedAt ?? right.element.createdAt ?? .distantPast
+            return l == r ? left.offset < right.offset : l > r
+        }.map(\.element)
+    }
+}

@@ -1,0 +1,135 @@
+import APIClient
+import Foundation
+import OnTheMapModels
+
+/// The fields and buttons of the login and sign-up forms, in focus order.
+public enum LoginField: Sendable, Hashable {
+    case firstName, lastName, email, password, submit, switchMode
+}
+
+/// The login screen's state machine: fields, focus, the request in flight, and what went wrong.
+@MainActor
+public final class LoginViewModel {
+    /// Logging in, or creating an account.
+    public enum Mode: Sendable, Equatable { case logIn, signUp }
+
+    public private(set) var mode: Mode = .logIn
+    public var email = ""
+    public var password = ""
+    public var firstName = ""
+    public var lastName = ""
+    public var focus: LoginField = .email
+    public private(set) var isBusy = false
+    /// A blocking message shown in an alert until dismissed.
+    public var alert: String?
+    /// Why the last request failed, for the app to offer what fits (offline data when the server
+    /// cannot be reached).
+    public private(set) var lastError: APIError?
+    /// The field that was refused as empty, to flash it.
+    public private(set) var flashedField: LoginField?
+    /// A hint shown under the form (the demo account on the embedded server).
+    public let hint: String?
+
+    private let api: any OnTheMapAPI
+
+    public init(api: any OnTheMapAPI, hint: String? = nil) {
+        self.api = api
+        self.hint = hint
+    }
+
+    /// The focusable items of the current mode, in order.
+    public var fields: [LoginField] {
+        mode == .logIn
+            ? [.email, .password, .submit, .switchMode]
+            : [.firstName, .lastName, .email, .password, .submit, .switchMode]
+    }
+
+    public func focusNext(forward: Bool = true) {
+        let order = fields
+        let index = order.firstIndex(of: focus) ?? 0
+        focus = order[(index + (forward ? 1 : order.count - 1)) % order.count]
+    }
+
+    /// Switches between logging in and signing up, keeping email and password.
+    public func toggleMode() {
+        mode = mode == .logIn ? .signUp : .logIn
+        focus = fields[0]
+        flashedField = nil
+    }
+
+    /// Types into the focused text field.
+    public func type(_ character: Character) {
+        update { $0.append(character) }
+        flashedField = nil
+    }
+
+    public func deleteBackward() {
+        update { if !$0.isEmpty { $0.removeLast() } }
+    }
+
+    private func update(_ change: (inout String) -> Void) {
+        switch focus {
+        case .email: change(&email)
+        case .password: change(&password)
+        case .firstName: change(&firstName)
+        case .lastName: change(&lastName)
+        case .submit, .switchMode: break
+        }
+    }
+
+    /// The first required field that is empty, if any.
+    public var firstEmptyField: LoginField? {
+        let required: [(LoginField, String)] =
+            mode == .logIn
+            ? [(.email, email), (.password, password)]
+            : [(.firstName, firstName), (.lastName, lastName), (.email, email), (.password, password)]
+        return required.first { $0.1.trimmingCharacters(in: .whitespaces).isEmpty }?.0
+    }
+
+    /// Logs in or signs up. Empty fields are refused before any request (the field flashes).
+    /// Returns the session on success; on failure sets `alert`.
+    public func submit() async -> UserSession? {
+        guard !isBusy else { return nil }
+        if let empty = firstEmptyField {
+            flashedField = empty
+            focus = empty
+            return nil
+        }
+        isBusy = true
+        lastError = nil
+        defer { isBusy = false }
+        do {
+            let trimmedEmail = email.trimmingCharacters(in: .whitespaces)
+            let session: UserSession
+            switch mode {
+            case .logIn:
+                session = try await api.logIn(email: trimmedEmail, password: password)
+            case .signUp:
+                session = try await api.signUp(
+                    SignUpRequest(email: trimmedEmail, password: password, firstName: firstName, lastName: lastName))
+            }
+            password = ""
+            return session
+        } catch {
+            alert = error.userMessage
+            lastError = error
+            return nil
+        }
+    }
+
+    /// Clears the flash after it has been shown.
+    public func clearFlash() {
+        flashedField = nil
+    }
+
+    /// Back to a fresh login form (after logout), keeping the email.
+    public func reset() {
+        mode = .logIn
+        password = ""
+        firstName = ""
+        lastName = ""
+        alert = nil
+        flashedField = nil
+        focus = email.isEmpty ? .email : .password
+    }
+}

@@ -1,0 +1,69 @@
+import APIClient
+import Foundation
+import Testing
+
+@testable import ViewModels
+
+@MainActor
+struct LocationsStoreTests {
+    @Test func refreshSortsNewestFirstAndSaysWhen() async {
+        let api = FakeAPI()
+        await api.set(pages: [[row("a", "Old One", hoursAgo: 5), row("b", "New One", hoursAgo: 1)]])
+        let store = LocationsStore(api: api, pageSize: 2, now: fixedNow)
+        #expect(await store.refresh())
+        #expect(store.locations.map(\.objectId) == ["b", "a"])
+        #expect(store.statusText() == "2 locations · updated just now")
+        #expect(store.hasMore)
+    }
+
+    @Test func nextPageSkipsWhatWasLoaded() async {
+        let api = FakeAPI()
+        await api.set(pages: [[row("a", "A B"), row("b", "C D")], [row("c", "E F")]])
+        let store = LocationsStore(api: api, pageSize: 2, now: fixedNow)
+        await store.refresh()
+        await store.loadNextPage()
+        #expect(store.locations.map(\.objectId) == ["a", "b", "c"])
+        #expect(!store.hasMore)
+        #expect(await api.calls == ["locations skip=0 limit=2", "locations skip=2 limit=2"])
+    }
+
+    @Test func offlineFallsBackToTheCacheWithItsAge() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otm-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = LocationCache(fileURL: directory.appendingPathComponent("c.json"))
+        cache.save([row("a", "Cached Person")], at: fixedNow().addingTimeInterval(-3 * 3600))
+        let api = FakeAPI()
+        await api.set(locationsError: .cannotReachServer(server: "127.0.0.1:1"))
+        let store = LocationsStore(api: api, cache: cache, now: fixedNow)
+        #expect(await store.refresh() == false)
+        #expect(store.isOffline)
+        #expect(store.locations.map(\.objectId) == ["a"])
+        #expect(store.statusText() == "1 location · offline · data from 3 h ago")
+        #expect(store.lastError?.contains("127.0.0.1:1") == true)
+    }
+
+    @Test func filterIgnoresCaseAndAccentsOverNamePlaceAndLink() {
+        let rows = [
+            row("1", "José Núñez", place: "Madrid"), row("2", "Ann Lee", place: "São Paulo"),
+            row("3", "Bo Li", link: "https://GitHub.com/boli"),
+        ]
+        #expect(LocationFilter.apply("jose", to: rows).map(\.objectId) == ["1"])
+        #expect(LocationFilter.apply("SAO", to: rows).map(\.objectId) == ["2"])
+        #expect(LocationFilter.apply("github", to: rows).map(\.objectId) == ["3"])
+        #expect(LocationFilter.apply("  ", to: rows).count == 3)
+    }
+
+    @Test func selectionMovesClampsAndRepairs() {
+        let rows = [row("1", "A A"), row("2", "B B"), row("3", "C C")]
+        var state = BrowseState()
+        state.move(by: 1, in: rows)
+        #expect(state.selectedID == "1")
+        state.move(by: 10, in: rows)
+        #expect(state.selectedID == "3")
+        state.filter = "a a"
+        state.repair(in: state.visible(rows))
+        #expect(state.selectedID == "1")
+        state.cyclePane(forward: false)
+        #expect(state.pane == .cards)
+    }
+}

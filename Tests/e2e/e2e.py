@@ -1,0 +1,414 @@
+"""End-to-end suite for the onthemap terminal app (Python 3 standard library only).
+
+Starts onthemap-server on a free loopback port with the demo class, runs onthemap in a private
+tmux server, types like a user, and reads the screen with capture-pane, polling for text.
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.request
+
+BIN = os.path.abspath(sys.argv[1])
+WORK = tempfile.mkdtemp(prefix="onthemap-e2e-")
+SOCKET = f"otm-e2e-{os.getpid()}"
+RECORDER_LOG = os.path.join(WORK, "browser.log")
+DATABASE = os.path.join(WORK, "server.sqlite")
+EMAIL, PASSWORD = "demo@onthemap.example", "onthemap"
+results = []
+
+
+def tmux(*args, check=True):
+    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null", *args], capture_output=True, text=True, check=check)
+
+
+def capture(session, escapes=False):
+    args = ["capture-pane", "-p", "-t", session] + (["-e"] if escapes else [])
+    return tmux(*args).stdout
+
+
+def wait_for(session, predicate, timeout=15.0, what=""):
+    """Polls the pane until predicate(text) holds; returns the text or raises with the last screen."""
+    deadline = time.time() + timeout
+    text = ""
+    while time.time() < deadline:
+        text = capture(session)
+        if predicate(text):
+            return text
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what or predicate}; screen was:\n{text}")
+
+
+def wait_text(session, needle, timeout=15.0):
+    return wait_for(session, lambda text: needle in text, timeout, repr(needle))
+
+
+def keys(session, *names):
+    tmux("send-keys", "-t", session, *names)
+
+
+def typed(session, text):
+    tmux("send-keys", "-t", session, "-l", text)
+
+
+def start_app(session, server_url, width=120, height=40):
+    environment = {
+        "TERM": "tmux-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": WORK, "PATH": os.environ.get("PATH", ""),
+        "XDG_DATA_HOME": f"{WORK}/data", "XDG_CACHE_HOME": f"{WORK}/cache", "XDG_STATE_HOME": f"{WORK}/state",
+        "XDG_CONFIG_HOME": f"{WORK}/config", "BROWSER": f"{WORK}/browser.sh",
+    }
+    exports = " ".join(f"{key}='{value}'" for key, value in environment.items())
+    command = f"env -i {exports} '{BIN}/onthemap' --server '{server_url}'; echo \"[exit $?]\"; sleep 600"
+    tmux("new-session", "-d", "-s", session, "-x", str(width), "-y", str(height), command)
+
+
+def log_in(session, email=EMAIL, password=PASSWORD):
+    wait_text(session, "Log In")
+    typed(session, email)
+    keys(session, "Tab")
+    typed(session, password)
+    keys(session, "Enter")
+
+
+def data_rows(screen):
+    """The table's data lines (below the header, above the filter line and footer)."""
+    lines = screen.split("\n")
+    header = next(index for index, line in enumerate(lines) if line.strip().startswith("Name") and "Updated" in line)
+    return [line for line in lines[header + 1:-3] if line.strip()]
+
+
+def api(path, method="GET", body=None):
+    request = urllib.request.Request(SERVER + path, method=method, data=None if body is None else json.dumps(body).encode())
+    request.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read().decode())
+
+
+def usable(row):
+    """What the client keeps: an objectId and finite coordinates in range."""
+    latitude, longitude = row.get("latitude"), row.get("longitude")
+    return (bool(row.get("objectId")) and isinstance(latitude, (int, float)) and isinstance(longitude, (int, float))
+            and -90 <= latitude <= 90 and -180 <= longitude <= 180)
+
+
+def newest(limit=5):
+    rows = api(f"/v1/StudentLocation?limit={limit + 20}&order=-updatedAt")["results"]
+    return [row for row in rows if usable(row)][:limit]
+
+
+def opened_links():
+    if not os.path.exists(RECORDER_LOG):
+        return []
+    with open(RECORDER_LOG) as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def normalized(link):
+    return link if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", link) else "https://" + link
+
+
+def test(name):
+    def register(function):
+        results.append((name, function))
+        return function
+    return register
+
+
+# MARK: - Tests (in order; they share one server)
+
+@test("wrong password -> credentials alert")
+def wrong_password():
+    start_app("wrong", SERVER)
+    log_in("wrong", password="not-the-password")
+    wait_text("wrong", "Wrong email or password.")
+    keys("wrong", "Enter")
+    wait_for("wrong", lambda text: "Wrong email" not in text, what="alert dismissed")
+
+
+@test("login -> the map shows pins")
+def login_map():
+    start_app("main", SERVER)
+    log_in("main")
+    def pins_shown(text):
+        match = re.search(r"(\d+) (?:of \d+ )?pins", text)
+        return "updated" in text and match is not None and int(match.group(1)) >= 20
+    screen = wait_for("main", pins_shown, what="20 or more pins")
+    assert "updated" in screen and SERVER.split("//")[1] in screen, screen
+
+
+@test("Tab -> the table, newest first")
+def table_newest_first():
+    keys("main", "Tab")
+    screen = wait_text("main", "Updated")
+    rows = data_rows(screen)
+    expected = [f"{row.get('firstName', '')} {row.get('lastName', '')}".strip() for row in newest(3)]
+    for line, name in zip(rows, expected):
+        assert line[2:].startswith(name[:20]), f"expected {name!r} in {line!r}"
+
+
+@test("Enter on a row -> the opener receives that row's URL")
+def enter_opens_link():
+    rows = newest(40)
+    index = next(i for i, row in enumerate(rows) if row.get("mediaURL", "").lower().startswith("http"))
+    keys("main", "g")
+    for _ in range(index):
+        keys("main", "j")
+    keys("main", "Enter")
+    wait_text("main", "Opening")
+    deadline = time.time() + 5
+    while time.time() < deadline and not opened_links():
+        time.sleep(0.1)
+    assert opened_links() and opened_links()[-1] == [rows[index]["mediaURL"]], (opened_links(), rows[index]["mediaURL"])
+
+
+@test("/ filters all panes, Esc clears")
+def filter_rows():
+    token = next(row["lastName"] for row in newest(40) if len(row["lastName"]) >= 6)
+    keys("main", "/")
+    typed("main", token.lower())
+    keys("main", "Enter")
+    screen = wait_for("main", lambda text: f"/{token.lower()}" in text and "match" in text, what="filter applied")
+    count = int(re.search(r"(\d+) of \d+ match", screen).group(1))
+    shown = data_rows(screen)
+    assert 1 <= count == len(shown), (token, count, shown)
+    assert all(token.lower() in line.lower() for line in shown), (token, shown)
+    keys("main", "3")
+    wait_for("main", lambda text: "┌" in text and "match" in text, what="cards filtered")
+    keys("main", "Escape", "2")
+    wait_for("main", lambda text: "match" not in text, what="filter cleared")
+
+
+@test("posting flow with a real geocode adds a row at the top")
+def post_location():
+    keys("main", "p")
+    wait_text("main", "Where are you studying today?")
+    typed("main", "Mountain View")
+    keys("main", "Enter")
+    typed("main", "github.com/e2e-demo")
+    keys("main", "Enter")
+    wait_text("main", "[ Finish ]")
+    keys("main", "Enter")
+    wait_text("main", "Your location is posted")
+    top = newest(1)[0]
+    assert top["mapString"] == "Mountain View" and top["mediaURL"] == "https://github.com/e2e-demo", top
+    name = f"{top['firstName']} {top['lastName']}"
+    screen = wait_for("main", lambda text: "Updated" in text and data_rows(text)[0][2:].startswith(name), what="own row on top")
+    assert data_rows(screen)[0].startswith("●"), "own row not marked"
+
+
+@test("posting again asks to overwrite and updates the row")
+def overwrite_location():
+    key = newest(1)[0]["uniqueKey"]
+    keys("main", "p")
+    wait_text("main", "Where are you studying today?")
+    typed("main", "Tokyo")
+    keys("main", "Enter")
+    typed("main", "github.com/e2e-two")
+    keys("main", "Enter")
+    wait_text("main", "[ Finish ]")
+    keys("main", "Enter")
+    wait_text("main", "Overwrite it?")
+    keys("main", "Enter")
+    deadline = time.time() + 10
+    while True:
+        mine = api(f"/v1/StudentLocation?where=%7B%22uniqueKey%22%3A%22{key}%22%7D")["results"]
+        if mine and mine[0]["mapString"] == "Tokyo" or time.time() > deadline:
+            break
+        time.sleep(0.1)
+    assert len(mine) == 1 and mine[0]["mapString"] == "Tokyo", mine
+    wait_for("main", lambda text: "Tokyo" in text or "pins" in text, what="screen after overwrite")
+
+
+@test("resize the window on each screen")
+def resize():
+    for pane in ["1", "2", "3"]:
+        keys("main", pane)
+        tmux("resize-window", "-t", "main", "-x", "70", "-y", "20")
+        wait_for("main", lambda text: "On the Map" in text and len(text.split("\n")[0]) <= 70, what="70x20")
+        tmux("resize-window", "-t", "main", "-x", "40", "-y", "10")
+        wait_text("main", "Terminal too small")
+        tmux("resize-window", "-t", "main", "-x", "160", "-y", "48")
+        wait_for("main", lambda text: "On the Map" in text and "[ Refresh ]" in text, what="160x48")
+    keys("main", "p")
+    tmux("resize-window", "-t", "main", "-x", "60", "-y", "18")
+    wait_text("main", "Where are you studying")
+    keys("main", "Escape")
+    tmux("resize-window", "-t", "main", "-x", "120", "-y", "40")
+    wait_for("main", lambda text: "Where are you" not in text and "[ Refresh ]" in text, what="posting closed")
+
+
+def click(session, x, y):
+    """A left click at the 0-based cell (x, y), as an xterm (X10 encoding) reports it."""
+    typed(session, "\x1b[M " + chr(33 + x) + chr(33 + y))
+    typed(session, "\x1b[M#" + chr(33 + x) + chr(33 + y))
+
+
+@test("mouse: click tabs, click a row twice -> its link opens")
+def mouse():
+    click("main", 11, 1)
+    wait_text("main", "Updated")
+    click("main", 21, 1)
+    wait_for("main", lambda text: "┌" in text and "Updated" not in text, what="cards")
+    click("main", 11, 1)
+    wait_text("main", "Updated")
+    top = newest(1)[0]
+    click("main", 5, 5)  # select the second row, so the first click on the top row only selects it
+    time.sleep(0.2)
+    before = len(opened_links())
+    click("main", 5, 4)
+    click("main", 5, 4)
+    deadline = time.time() + 5
+    while time.time() < deadline and len(opened_links()) == before:
+        time.sleep(0.1)
+    assert opened_links()[before:] == [[normalized(top["mediaURL"])]], (opened_links()[before:], top["mediaURL"])
+
+
+@test("logout -> the login screen")
+def logout():
+    keys("main", "L")
+    wait_text("main", "Don't have an account? Sign Up")
+    keys("main", "Escape")
+    wait_text("main", "[exit 0]")
+
+
+@test("hostile data: no escape takes effect, no unsafe link reaches the opener")
+def hostile():
+    insert_hostile_rows()
+    before = len(opened_links())
+    start_app("hostile", SERVER)
+    log_in("hostile")
+    wait_text("hostile", "updated")
+    keys("hostile", "2")
+    screen = wait_text("hostile", "RED NAME Hacker")
+    plain = capture("hostile")
+    for bad in ["PWNED", "\u202e", "\x9b", "\x1b", "OutOfRange", "NotANumber"]:
+        assert bad not in plain, f"{bad!r} reached the screen"
+    title = tmux("display-message", "-p", "-t", "hostile", "#{pane_title}").stdout
+    assert "PWNED" not in title, title
+    coloured = capture("hostile", escapes=True)
+    for line in coloured.split("\n"):
+        if "RED NAME" in line or "Hacker" in line:
+            assert not re.search(r"\x1b\[(?:[0-9;]*;)?(?:31|38;5;1|5;31)m", line), f"injected colour: {line!r}"
+    long_row = next(line for line in data_rows(screen) if "Long" in line)
+    assert "…" in long_row and len(long_row) <= 120, long_row
+    for row_index, line in enumerate(data_rows(screen)):
+        if any(word in line for word in ["RED NAME", "Dash Link", "File Link"]):
+            keys("hostile", "g")
+            for _ in range(row_index):
+                keys("hostile", "j")
+            keys("hostile", "Enter")
+            wait_text("hostile", "Not opening")
+            time.sleep(0.3)
+    assert len(opened_links()) == before, opened_links()[before:]
+    for arguments in opened_links():
+        assert len(arguments) == 1 and re.match(r"^https?://", arguments[0], re.I), arguments
+    keys("hostile", "q")
+    wait_text("hostile", "[exit 0]")
+
+
+@test("server stopped -> 'cannot reach' alert")
+def server_stopped():
+    stop_server()
+    start_app("down", SERVER)
+    log_in("down")
+    wait_text("down", "Cannot reach the server at " + SERVER.split("//")[1])
+
+
+@test("server stopped -> the cached copy, marked offline")
+def offline_copy():
+    wait_for("down", lambda text: "Press o to" in text and "offline." in text, what="the offer of the cached copy")
+    keys("down", "o")
+    wait_text("down", "offline · data from")
+    keys("down", "2")
+    wait_text("down", "Updated")
+
+
+# MARK: - Server and data
+
+def insert_hostile_rows():
+    now = time.strftime("%Y-%m-%dT%H:%M:%S.999Z", time.gmtime(time.time() + 3600))
+    rows = [
+        ("h1", "\x1b[31mRED", "NAME\x1b[0m \x1b]0;PWNED\x07Hacker", "\u202eevil place\u202c \x9b2J", "javascript:alert(1)", 10.0, 10.0),
+        ("h2", "Long", "A" * 10240, "B" * 10240, "https://example.com/" + "c" * 10000, 20.0, 20.0),
+        ("h3", "Dash", "Link", "Nowhere", "-oProxyCommand=evil", 30.0, 30.0),
+        ("h4", "File", "Link", "Nowhere", "file:///etc/passwd", 40.0, 40.0),
+        ("h5", "OutOfRange", "Row", "Nowhere", "https://x.example", 999.0, 10.0),
+        ("h6", "NotANumber", "Row", "Nowhere", "https://y.example", float("nan"), 10.0),
+        ("h7", "C1\x85\x9d0;PWNED\x9cSafe", "Row", "Here", "https://ok.example/c1", 50.0, 50.0),
+    ]
+    with sqlite3.connect(DATABASE, timeout=10) as db:
+        for object_id, first, last, place, link, latitude, longitude in rows:
+            db.execute(
+                "INSERT INTO student_location (object_id, unique_key, first_name, last_name, map_string, media_url,"
+                " latitude, longitude, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (object_id, "hostile", first, last, place, link, latitude, longitude, now, now))
+
+
+SERVER_PROCESS = None
+SERVER = ""
+
+
+def start_server():
+    global SERVER_PROCESS, SERVER
+    subprocess.run([f"{BIN}/onthemap-server", "seed", "--demo", "--database", DATABASE], check=True, capture_output=True)
+    log = open(os.path.join(WORK, "server.log"), "w")
+    SERVER_PROCESS = subprocess.Popen(
+        [f"{BIN}/onthemap-server", "serve", "--port", "0", "--database", DATABASE, "--open-writes", "--log-level", "notice"],
+        stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        with open(os.path.join(WORK, "server.log")) as handle:
+            match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", handle.read())
+        if match:
+            SERVER = match.group(1)
+            return
+        time.sleep(0.1)
+    raise RuntimeError("onthemap-server did not start")
+
+
+def stop_server():
+    if SERVER_PROCESS and SERVER_PROCESS.poll() is None:
+        SERVER_PROCESS.send_signal(signal.SIGTERM)
+        try:
+            SERVER_PROCESS.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            SERVER_PROCESS.kill()
+
+
+def main():
+    with open(f"{WORK}/browser.sh", "w") as handle:
+        handle.write("#!/usr/bin/env python3\nimport json, sys\n"
+                     f"open({RECORDER_LOG!r}, 'a').write(json.dumps(sys.argv[1:]) + '\\n')\n")
+    os.chmod(f"{WORK}/browser.sh", 0o755)
+    passed = failed = 0
+    try:
+        start_server()
+        for name, function in results:
+            started = time.time()
+            try:
+                function()
+                passed += 1
+                print(f"ok    {name} ({time.time() - started:.1f} s)", flush=True)
+            except Exception:
+                failed += 1
+                print(f"FAIL  {name}\n{traceback.format_exc()}", flush=True)
+    finally:
+        stop_server()
+        tmux("kill-server", check=False)
+        if failed == 0 and not os.environ.get("E2E_KEEP"):
+            shutil.rmtree(WORK, ignore_errors=True)
+        else:
+            print(f"work dir kept: {WORK}")
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Timings and memory of the terminal app, driven through a pseudo-terminal.
+
+Usage: scripts/bench-tui.py <bin-dir>   (build with `swift build -c release` first)
+
+- start -> login screen drawn: from fork to the login form appearing on the pty (embedded
+  default, demo database already seeded; median of 7 starts at 120x40);
+- log in -> map with the demo class drawn: from the Enter key (trace mark) to the first frame of
+  the map pane with the locations loaded (ONTHEMAP_TRACE), at 200x60;
+- a pan/zoom key -> frame: render + blit time of the frames after pan and zoom keys, at 200x60;
+- resident memory (VmRSS) after that.
+"""
+import fcntl
+import os
+import pty
+import statistics
+import struct
+import sys
+import tempfile
+import termios
+import threading
+import time
+
+BIN = os.path.abspath(sys.argv[1])
+HOME = tempfile.mkdtemp(prefix="onthemap-bench-")
+
+
+class App:
+    def __init__(self, columns, rows, trace=None):
+        self.output = bytearray()
+        self.started = time.perf_counter()
+        pid, fd = pty.fork()
+        if pid == 0:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+            environment = {
+                "TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": HOME, "PATH": "/usr/bin:/bin",
+                "XDG_DATA_HOME": f"{HOME}/data", "XDG_CACHE_HOME": f"{HOME}/cache", "XDG_STATE_HOME": f"{HOME}/state",
+                "BROWSER": "/bin/true",
+            }
+            if trace:
+                environment["ONTHEMAP_TRACE"] = trace
+            os.execve(f"{BIN}/onthemap", [f"{BIN}/onthemap"], environment)
+        self.pid, self.fd = pid, fd
+        self.reader = threading.Thread(target=self.read, daemon=True)
+        self.reader.start()
+
+    def read(self):
+        while True:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.output += chunk
+
+    def wait_for(self, needle, timeout=20):
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            if needle in self.output:
+                return time.perf_counter() - self.started
+            time.sleep(0.0005)
+        raise RuntimeError(f"timed out waiting for {needle!r}")
+
+    def send(self, text):
+        os.write(self.fd, text.encode())
+
+    def rss_mb(self):
+        with open(f"/proc/{self.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def quit(self):
+        self.send("\x03")
+        os.waitpid(self.pid, 0)
+
+
+def frames(trace):
+    with open(trace) as handle:
+        return [line.split() for line in handle if line.strip()]
+
+
+def main():
+    warm = App(120, 40)  # the first start seeds the demo database
+    warm.wait_for(b"Log In")
+    warm.quit()
+    starts = []
+    for _ in range(7):
+        app = App(120, 40)
+        starts.append(app.wait_for(b"Log In") * 1000)
+        app.quit()
+    trace = os.path.join(HOME, "trace.txt")
+    app = App(200, 60, trace=trace)
+    app.wait_for(b"Log In")
+    app.send("demo@onthemap.example\tonthemap\r")
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        lines = frames(trace)
+        loaded = [line for line in lines if line[1] == "frame" and line[4].startswith("map:") and line[4] != "map:0"]
+        if loaded:
+            break
+        time.sleep(0.01)
+    submitted = next(int(line[0]) for line in lines if line[1] == "login-submitted")
+    login_ms = int(loaded[0][0]) - submitted
+    pins = loaded[0][4].split(":")[1]
+    before = len(frames(trace))
+    for key in ["l"] * 8 + ["+"] * 4 + ["h"] * 8 + ["-"] * 4 + ["+"] * 6 + ["0"]:
+        app.send(key)
+        time.sleep(0.06)
+    time.sleep(0.3)
+    pan = [float(line[2]) for line in frames(trace)[before:] if line[1] == "frame"]
+    rss = app.rss_mb()
+    app.quit()
+    print(f"start -> login screen drawn: median {statistics.median(starts):.1f} ms (min {min(starts):.1f}, max {max(starts):.1f}) at 120x40")
+    print(f"log in -> map with {pins} pins drawn: {login_ms} ms at 200x60")
+    print(f"pan/zoom key -> frame (render + blit): median {statistics.median(pan):.2f} ms, max {max(pan):.2f} ms over {len(pan)} frames at 200x60")
+    print(f"resident memory after login and {pins} pins: {rss:.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
