@@ -67,6 +67,11 @@ public final class LoginViewModel {
         update { if !$0.isEmpty { $0.removeLast() } }
     }
 
+    /// Empties the focused text field (Ctrl-U, as in a shell).
+    public func clearField() {
+        update { $0 = "" }
+    }
+
     private func update(_ change: (inout String) -> Void) {
         switch focus {
         case .email: change(&email)
@@ -113,6 +118,11 @@ public final class LoginViewModel {
         } catch {
             alert = error.userMessage
             lastError = error
+            // A refused password is retyped, not edited: clear it and put the cursor there.
+            if case .invalidCredentials = error {
+                password = ""
+                focus = .password
+            }
             return nil
         }
     }

@@ -24,6 +24,27 @@ struct LoginViewModelTests {
         #expect(await model.submit() == nil)
         #expect(model.alert == "Wrong email or password.")
         #expect(model.isBusy == false)
+        #expect(model.password.isEmpty, "a refused password is retyped, not edited")
+        #expect(model.focus == .password)
+        #expect(model.email == "a@b.c")
+    }
+
+    @Test func unreachableServerKeepsThePassword() async {
+        let api = FakeAPI()
+        await api.set(login: .failure(.cannotReachServer(server: "127.0.0.1:9")))
+        let model = LoginViewModel(api: api)
+        model.email = "a@b.c"
+        model.password = "right"
+        _ = await model.submit()
+        #expect(model.password == "right")
+    }
+
+    @Test func controlUClearsTheFocusedField() {
+        let model = LoginViewModel(api: FakeAPI())
+        model.email = "typo@example.com"
+        model.focus = .email
+        model.clearField()
+        #expect(model.email.isEmpty)
     }
 
     @Test func unreachableServerIsNamed() async {

@@ -17,6 +17,7 @@ extension AppController {
         case .escape: shouldQuit = true
         case .control("s"): login.toggleMode()
         case .backspace, .delete: login.deleteBackward()
+        case .control("u"): login.clearField()
         case .enter:
             switch login.focus {
             case .switchMode: login.toggleMode()

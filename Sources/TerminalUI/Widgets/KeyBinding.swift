@@ -46,6 +46,7 @@ public enum KeyTable {
         KeyBinding("Tab ↑ ↓", "next / previous field", footer: "Tab next field"),
         KeyBinding("Enter", "log in (or press the focused button)", footer: "Enter log in"),
         KeyBinding("Ctrl-S", "sign up / back to log in", footer: "Ctrl-S sign up"),
+        KeyBinding("Ctrl-U", "clear the field"),
         KeyBinding("Ctrl-C Esc", "quit", footer: "Esc quit"),
     ]
 
