@@ -50,8 +50,8 @@ let package = Package(
         /// Timings and memory of the map and the geocoder, with budgets (scripts/bench.sh, release).
         .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo"]),
 
-        .testTarget(name: "WorldMapTests", dependencies: ["WorldMap"], exclude: ["Snapshots"]),
-        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "OnTheMapServer"], exclude: ["Snapshots"]),
+        .testTarget(name: "GeoTests", dependencies: ["Geo", "OnTheMapServer"]),
 
         // MARK: - Server
 

@@ -1,25 +1,14 @@
 import Foundation
 import Testing
 
+@testable import OnTheMapServer
 @testable import WorldMap
 
-/// The demo class's places (read from the server's source) land on or next to land, at world
+/// The demo class's places land on or next to land, at world
 /// zoom and zoomed on each place: the land data and the projection agree.
 @Suite struct DemoPinsTests {
-    static func demoPlaces() -> [(String, Double, Double)] {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/OnTheMapServer/Seed/DemoPlaces.swift")
-        guard let text = try? String(contentsOf: source, encoding: .utf8),
-            let pattern = try? NSRegularExpression(pattern: #"\("([^"]+)", (-?[0-9.]+), (-?[0-9.]+)\)"#)
-        else { return [] }
-        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
-            guard let name = Range(match.range(at: 1), in: text), let lat = Range(match.range(at: 2), in: text),
-                let lon = Range(match.range(at: 3), in: text), let latitude = Double(text[lat]),
-                let longitude = Double(text[lon])
-            else { return nil }
-            return (String(text[name]), latitude, longitude)
-        }
-    }
+    /// The server's demo places, straight from its seed.
+    static func demoPlaces() -> [(String, Double, Double)] { DemoPlaces.all }
 
     /// Whether the cell or one of its eight neighbours has land in it.
     func nearLand(_ frame: MapFrame, _ cell: (column: Int, row: Int)) -> Bool {
