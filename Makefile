@@ -6,7 +6,7 @@ APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev tmux python3 postgr
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build run test test-unit test-e2e bench bench-server fuzz data clean
+.PHONY: all deps build run test test-unit test-e2e bench bench-server soak fuzz data clean
 
 all: build
 
@@ -43,6 +43,10 @@ bench: deps
 ## bench-server: the server under wrk against Datasette and nginx on 1,000,000 rows.
 bench-server: deps
 	bash scripts/bench-server.sh
+
+## soak: ten minutes of mixed reads and writes against a real server; 0 errors, memory sampled.
+soak: build
+	python3 scripts/soak.py "$(BIN)" --minutes 10 --workers 4
 
 ## fuzz: schemathesis against a real server, from the OpenAPI document (PyPI, in .build-venv).
 fuzz: deps
