@@ -6,7 +6,7 @@ APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev tmux python3 postgr
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build run test test-unit test-e2e bench bench-server soak fuzz data clean
+.PHONY: all deps build run test bench bench-server soak fuzz data clean
 
 all: build
 
@@ -34,7 +34,7 @@ test: deps
 	python3 scripts/openapi/generate.py --check
 	$(SWIFT) build --build-tests
 	ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash scripts/with-postgres.sh $(SWIFT) test --skip-build
-	@if [ -f Tests/e2e/run.sh ]; then bash Tests/e2e/run.sh "$(BIN)"; fi
+	bash Tests/e2e/run.sh "$(BIN)"
 
 ## bench: release-built benchmarks; figures go to Docs/Benchmarks.md.
 bench: deps
