@@ -126,25 +126,13 @@ final class PostgresStorage: ServerStorage {
     func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome {
         try await client.withTransaction(logger: logger) { connection in
             if let refusal = try await self.refusal(objectId: objectId, owner: owner, on: connection) { return refusal }
+            let changed = changes.assignments
             var assignments = ["updated_at = $1"]
-            var bindings = PostgresBindings()
-            bindings.append(updatedAt)
-            func set(_ field: LocationField, _ value: (some PostgresEncodable)?) throws {
-                guard let value else { return }
-                try bindings.append(value)
-                assignments.append("\(field.column) = $\(bindings.count)")
-            }
-            try set(.uniqueKey, changes.uniqueKey)
-            try set(.firstName, changes.firstName)
-            try set(.lastName, changes.lastName)
-            try set(.mapString, changes.mapString)
-            try set(.mediaURL, changes.mediaURL)
-            try set(.latitude, changes.latitude)
-            try set(.longitude, changes.longitude)
-            bindings.append(objectId)
+            for (index, (field, _)) in changed.enumerated() { assignments.append("\(field.column) = $\(index + 2)") }
+            let bindings = try Self.bindings([.text(updatedAt)] + changed.map(\.1) + [.text(objectId)])
             try await connection.query(
                 PostgresQuery(
-                    unsafeSQL: "UPDATE student_location SET \(assignments.joined(separator: ", ")) WHERE object_id = $\(bindings.count)",
+                    unsafeSQL: "UPDATE student_location SET \(assignments.joined(separator: ", ")) WHERE object_id = $\(changed.count + 2)",
                     binds: bindings), logger: self.logger)
             return .done
         }

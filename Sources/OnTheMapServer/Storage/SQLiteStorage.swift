@@ -135,24 +135,12 @@ final class SQLiteStorage: ServerStorage {
     func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome {
         try await pool.write { db in
             if let refusal = try Self.refusal(db, objectId: objectId, owner: owner) { return refusal }
-            var assignments = ["updated_at = ?"]
-            var arguments: [(any DatabaseValueConvertible)?] = [updatedAt]
-            func set(_ field: LocationField, _ value: (any DatabaseValueConvertible)?) {
-                guard let value else { return }
-                assignments.append("\(field.column) = ?")
-                arguments.append(value)
-            }
-            set(.uniqueKey, changes.uniqueKey)
-            set(.firstName, changes.firstName)
-            set(.lastName, changes.lastName)
-            set(.mapString, changes.mapString)
-            set(.mediaURL, changes.mediaURL)
-            set(.latitude, changes.latitude)
-            set(.longitude, changes.longitude)
-            arguments.append(objectId)
+            let changed = changes.assignments
+            let assignments = ["updated_at = ?"] + changed.map { "\($0.0.column) = ?" }
+            let values = [updatedAt.databaseValue] + changed.map(\.1.databaseValue) + [objectId.databaseValue]
             try db.execute(
                 sql: "UPDATE student_location SET \(assignments.joined(separator: ", ")) WHERE object_id = ?",
-                arguments: StatementArguments(arguments))
+                arguments: StatementArguments(values))
             return .done
         }
     }

@@ -25,6 +25,19 @@ struct LocationChanges: Sendable, Hashable {
     var longitude: Double?
 }
 
+extension LocationChanges {
+    /// The fields this change sets, in column order, as values to bind: what an UPDATE assigns.
+    var assignments: [(LocationField, SQLValue)] {
+        let texts: [(LocationField, String?)] = [
+            (.uniqueKey, uniqueKey), (.firstName, firstName), (.lastName, lastName), (.mapString, mapString),
+            (.mediaURL, mediaURL),
+        ]
+        let numbers: [(LocationField, Double?)] = [(.latitude, latitude), (.longitude, longitude)]
+        return texts.compactMap { field, value in value.map { (field, SQLValue.text($0)) } }
+            + numbers.compactMap { field, value in value.map { (field, SQLValue.real($0)) } }
+    }
+}
+
 /// An account that can log in.
 struct Account: Sendable, Hashable {
     var key: String
