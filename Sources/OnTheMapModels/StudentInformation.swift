@@ -45,8 +45,8 @@ public struct StudentInformation: Sendable, Hashable, Identifiable {
     public init?(json: JSONValue) {
         guard case .object(let fields) = json else { return nil }
         guard let objectId = fields["objectId"]?.stringValue, !objectId.isEmpty,
-            let latitude = fields["latitude"]?.doubleValue, latitude.isFinite, (-90...90).contains(latitude),
-            let longitude = fields["longitude"]?.doubleValue, longitude.isFinite, (-180...180).contains(longitude)
+            let latitude = fields["latitude"]?.doubleValue, CoordinateBounds.isValidLatitude(latitude),
+            let longitude = fields["longitude"]?.doubleValue, CoordinateBounds.isValidLongitude(longitude)
         else { return nil }
         func text(_ key: String) -> String { fields[key]?.stringValue ?? "" }
         self.init(

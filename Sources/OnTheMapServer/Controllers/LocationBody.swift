@@ -15,8 +15,9 @@ enum LocationBody {
                     throw .incorrectType(
                         "schema mismatch for StudentLocation.\(field.rawValue); expected Number but got \(value.parseTypeName)")
                 }
-                let bound = field == .latitude ? 90.0 : 180.0
-                guard number.isFinite, abs(number) <= bound else {
+                let isLatitude = field == .latitude
+                let bound = isLatitude ? CoordinateBounds.maxLatitude : CoordinateBounds.maxLongitude
+                guard isLatitude ? CoordinateBounds.isValidLatitude(number) : CoordinateBounds.isValidLongitude(number) else {
                     throw .validation("\(field.rawValue) must be a number between -\(Int(bound)) and \(Int(bound))")
                 }
                 if field == .latitude { changes.latitude = number } else { changes.longitude = number }

@@ -33,20 +33,14 @@ struct LocationImport {
                 guard value.utf8.count <= maxStringBytes, !value.utf8.contains(0) else { return .failure(.malformed) }
                 return .success(value)
             case .some(.number(let value)) where name == "uniqueKey" && value.isFinite:
-                return .success(value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : value.description)
+                // Old dumps had numeric keys: as text, the way the wire model reads them.
+                return .success(JSONValue.number(value).stringValue)
             default:
                 return .failure(.malformed)
             }
         }
-        func number(_ name: String) -> Double? {
-            switch object[name] {
-            case .some(.number(let value)): return value
-            case .some(.string(let value)): return Double(value.trimmingCharacters(in: .whitespaces))
-            default: return nil
-            }
-        }
-        guard let latitude = number("latitude"), let longitude = number("longitude"), latitude.isFinite,
-            longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
+        guard let latitude = object["latitude"]?.doubleValue, CoordinateBounds.isValidLatitude(latitude),
+            let longitude = object["longitude"]?.doubleValue, CoordinateBounds.isValidLongitude(longitude)
         else {
             report.skippedCoordinates += 1
             return nil
