@@ -81,6 +81,7 @@ import Testing
 
         let server = try await ServerProcess.start(database: database)
         let outcomes = Acknowledgements()
+        let answeredBeforeTerm = Acknowledgements()
         let status = await withTaskGroup(of: Int32?.self) { group in
             for index in 0..<300 {
                 group.addTask {
@@ -95,7 +96,10 @@ import Testing
                 }
             }
             group.addTask {
-                try? await Task.sleep(for: .milliseconds(30))
+                // Terminate in the middle: once the first answer is in (however slowly a loaded
+                // machine got there), while the rest are still in flight.
+                while await outcomes.count == 0 { try? await Task.sleep(for: .milliseconds(1)) }
+                await answeredBeforeTerm.add(index: await outcomes.count, objectId: "")
                 return server.terminate()
             }
             var exit: Int32?
@@ -106,6 +110,8 @@ import Testing
         let all = await outcomes.all
         #expect(all.count == 300, "every request was answered whole or refused cleanly")
         #expect(all.contains { $0.1 == "ok" })
+        let before = try #require(await answeredBeforeTerm.all.first?.0)
+        #expect(before < 300, "SIGTERM came while requests were in flight")
     }
 }
 
