@@ -66,6 +66,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -131,7 +132,10 @@ let package = Package(
         .testTarget(name: "APIClientTests", dependencies: ["APIClient", "OnTheMapModels", "ServerTestSupport"]),
         .testTarget(
             name: "OnTheMapServerTests",
-            dependencies: ["OnTheMapServer", "ServerTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "OnTheMapServer", "ServerTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
     ]
 )

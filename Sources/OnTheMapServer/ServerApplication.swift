@@ -29,7 +29,10 @@ public enum ServerApplication {
             storage: storage, configuration: configuration, sessions: sessions, throttle: throttle)
         sessionController.register(on: router, prefix: "/v1", wrapsUser: false)
         sessionController.register(on: router, prefix: "/api", wrapsUser: true)
-        let locations = LocationController(storage: storage, configuration: configuration, sessions: sessions)
+        let answers = ListAnswerCache(lifetime: .nanoseconds(Int64(configuration.listCacheSeconds * 1e9)))
+        if answers.lifetime > .zero { storage.observeLocationChanges { answers.invalidate() } }
+        let locations = LocationController(
+            storage: storage, configuration: configuration, sessions: sessions, answers: answers)
         locations.register(on: router, path: "/v1/StudentLocation", isV1: true)
         locations.register(on: router, path: "/parse/classes/StudentLocation", isV1: false)
         locations.register(on: router, path: "/1/classes/StudentLocation", isV1: false)

@@ -30,6 +30,9 @@ public struct ServerConfiguration: Sendable {
     public var metrics: Bool
     /// Log one line per request (method, route, status, duration, request id).
     public var logRequests: Bool
+    /// Seconds a list answer may be served from memory (`ListAnswerCache`); 0 turns that off.
+    /// Writes clear it at once; this bounds staleness only for writes the server does not hear of.
+    public var listCacheSeconds: Double
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, databasePath: String = ServerConfiguration.defaultDatabasePath(),
@@ -37,7 +40,7 @@ public struct ServerConfiguration: Sendable {
         defaultLimit: Int = 100, maxLimit: Int = 1000, sessionLifetime: TimeInterval = 30 * 86_400,
         bcryptCost: UInt8 = 10, maxBodyBytes: Int = 64 * 1024, maxStringBytes: Int = 1024,
         loginThrottle: LoginThrottlePolicy = LoginThrottlePolicy(), trustProxy: Bool = false, metrics: Bool = false,
-        logRequests: Bool = false
+        logRequests: Bool = false, listCacheSeconds: Double = 1
     ) {
         self.host = host
         self.port = port
@@ -55,6 +58,7 @@ public struct ServerConfiguration: Sendable {
         self.trustProxy = trustProxy
         self.metrics = metrics
         self.logRequests = logRequests
+        self.listCacheSeconds = listCacheSeconds
     }
 
     /// `$XDG_DATA_HOME/onthemap/<name>` (default `~/.local/share/onthemap/<name>`).

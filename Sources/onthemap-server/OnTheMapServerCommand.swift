@@ -49,6 +49,11 @@ extension OnTheMapServerCommand {
         var loginFailuresPerAddress = 100
         @Option(help: "Seconds failed logins are counted over, from the first.") var loginWindowSeconds = 900.0
         @Option(help: "Seconds a blocked email or address waits.") var loginBlockSeconds = 900.0
+        @Option(
+            help: ArgumentHelp(
+                "Seconds a list answer may be served from memory; writes through any instance clear it at once (0: off).",
+                valueName: "seconds"))
+        var listCacheSeconds = 1.0
 
         func validate() throws {
             if (parseAppId == nil) != (parseRestKey == nil) {
@@ -64,6 +69,9 @@ extension OnTheMapServerCommand {
             guard loginBlockSeconds >= 1, loginWindowSeconds >= 1 else {
                 throw ValidationError("--login-window-seconds and --login-block-seconds must be at least 1.")
             }
+            guard listCacheSeconds >= 0, listCacheSeconds <= 3600 else {
+                throw ValidationError("--list-cache-seconds must be between 0 and 3600.")
+            }
         }
 
         func run() async throws {
@@ -77,7 +85,7 @@ extension OnTheMapServerCommand {
                 loginThrottle: LoginThrottlePolicy(
                     failuresPerAccount: loginFailures, failuresPerAddress: loginFailuresPerAddress,
                     windowSeconds: loginWindowSeconds, blockSeconds: loginBlockSeconds),
-                trustProxy: trustProxy, metrics: metrics, logRequests: logRequests)
+                trustProxy: trustProxy, metrics: metrics, logRequests: logRequests, listCacheSeconds: listCacheSeconds)
             let serverLogger = logger
             let built = try await ServerApplication.build(configuration: configuration, logger: logger) { port in
                 serverLogger.notice("onthemap-server listening on http://\(configuration.host):\(port) (database \(configuration.database))")

@@ -11,10 +11,16 @@ import Testing
         let database = try await TestBackend.postgres.makeDatabase(in: directory)
         defer { Task { await TestBackend.postgres.dropDatabase(database) } }
 
-        let first = try await ServerProcess.start(database: database)
+        // An hour-long list cache: only the write notification can make the second instance
+        // show a row posted through the first in time.
+        let first = try await ServerProcess.start(database: database, arguments: ["--list-cache-seconds", "3600"])
         defer { first.terminate() }
-        let second = try await ServerProcess.start(database: database)
+        let second = try await ServerProcess.start(database: database, arguments: ["--list-cache-seconds", "3600"])
         defer { second.terminate() }
+        let newest = "/v1/StudentLocation?limit=100&order=-updatedAt"
+        for server in [first, second] {
+            #expect(try await Self.objectIds(server, newest) == [])
+        }
 
         let signUp = try await RawHTTP.send(
             "POST", first.baseURL, "/v1/users",
@@ -32,10 +38,18 @@ import Testing
         #expect(post.status == 201)
         let objectId = try #require((post.json() as? [String: Any])?["objectId"] as? String)
         for server in [first, second] {
-            let read = try await RawHTTP.send("GET", server.baseURL, "/v1/StudentLocation?uniqueKey=\(key)")
-            let ids = ((read.json() as? [String: Any])?["results"] as? [[String: Any]])?.compactMap { $0["objectId"] as? String }
-            #expect(ids == [objectId])
+            #expect(try await Self.objectIds(server, "/v1/StudentLocation?uniqueKey=\(key)") == [objectId])
         }
+        // The first instance cleared its cache at its own write; the second heard of it through
+        // PostgreSQL (NOTIFY at commit), normally within milliseconds.
+        #expect(try await Self.objectIds(first, newest) == [objectId])
+        let deadline = ContinuousClock.now + .seconds(2)
+        var seen = try await Self.objectIds(second, newest)
+        while seen != [objectId], ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            seen = try await Self.objectIds(second, newest)
+        }
+        #expect(seen == [objectId])
 
         // Logging out on one instance ends the session on the other.
         let logout = try await RawHTTP.send("DELETE", first.baseURL, "/v1/session", headers: ["Authorization": "Bearer \(session)"])
@@ -44,5 +58,10 @@ import Testing
             "PUT", second.baseURL, "/v1/StudentLocation/\(objectId)", headers: ["Authorization": "Bearer \(session)"],
             json: #"{"mapString":"Paris"}"#)
         #expect(after.status == 403)
+    }
+
+    private static func objectIds(_ server: ServerProcess, _ pathAndQuery: String) async throws -> [String]? {
+        let read = try await RawHTTP.send("GET", server.baseURL, pathAndQuery)
+        return ((read.json() as? [String: Any])?["results"] as? [[String: Any]])?.compactMap { $0["objectId"] as? String }
     }
 }

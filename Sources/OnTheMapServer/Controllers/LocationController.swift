@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import OnTheMapModels
 
 /// `StudentLocation`: list, read one, create, update, delete — under every era's path.
@@ -8,6 +9,7 @@ struct LocationController: Sendable {
     let storage: any ServerStorage
     let configuration: ServerConfiguration
     let sessions: SessionAuthority
+    let answers: ListAnswerCache
 
     /// Registers the routes under `path` (`/v1/StudentLocation`, `/parse/classes/StudentLocation`, …).
     func register(on router: Router<AppRequestContext>, path: String, isV1: Bool) {
@@ -31,13 +33,18 @@ struct LocationController: Sendable {
 
     private func list(_ request: Request, isV1: Bool) async throws -> Response {
         try checkParseKeys(request)
+        let key = answers.key(isV1: isV1, query: request.uri.query)
+        if let key, let body = answers.answer(for: key) { return JSONResponse.body(body) }
+        let generation = answers.generation
         let query = try ListQuery.parse(
             RawQuery.parse(request.uri.query), defaultLimit: configuration.defaultLimit, maxLimit: configuration.maxLimit,
             allowUniqueKeyParameter: isV1)
         let (rows, count) = try await storage.locations(query)
         var json = LocationJSON(capacity: rows.count * 280 + 32)
         json.writeList(rows, count: count, keys: query.keys)
-        return JSONResponse.raw(json.bytes)
+        let body = ByteBuffer(bytes: json.bytes)
+        if let key { answers.store(body, for: key, generation: generation) }
+        return JSONResponse.body(body)
     }
 
     private func create(_ request: Request, path: String) async throws -> Response {
@@ -54,6 +61,7 @@ struct LocationController: Sendable {
             objectId: RandomID.alphanumeric(10), uniqueKey: changes.uniqueKey, firstName: changes.firstName,
             lastName: changes.lastName, mapString: changes.mapString, mediaURL: changes.mediaURL,
             latitude: changes.latitude, longitude: changes.longitude, createdAt: now, updatedAt: now)
+        defer { answers.invalidate() }
         try await storage.insert(row)
         var headers = HTTPFields()
         headers[.location] = Self.absoluteLocation(of: request, path: path + "/" + row.objectId)
@@ -70,6 +78,7 @@ struct LocationController: Sendable {
             throw APIFailure.forbidden("You cannot give a location to another account.")
         }
         let now = WireDate.string(from: Date())
+        defer { answers.invalidate() }
         switch try await storage.update(objectId: objectId, changes: changes, updatedAt: now, owner: owner) {
         case .done: return JSONResponse.make(UpdatedLocation(updatedAt: now))
         case .notFound: throw APIFailure.objectNotFound()
@@ -80,6 +89,7 @@ struct LocationController: Sendable {
     private func delete(_ request: Request, objectId: String) async throws -> Response {
         try checkParseKeys(request)
         let owner = try await writer(request)
+        defer { answers.invalidate() }
         switch try await storage.delete(objectId: objectId, owner: owner) {
         case .done: return JSONResponse.raw(Array("{}".utf8))
         case .notFound: throw APIFailure.objectNotFound()

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// Storage on PostgreSQL, for a class that outgrows one machine: several stateless server
@@ -11,6 +12,7 @@ import PostgresNIO
 final class PostgresStorage: ServerStorage {
     let client: PostgresClient
     private let runTask: Task<Void, Never>
+    private let changeListener = NIOLockedValueBox<Task<Void, Never>?>(nil)
     let logger: Logger
 
     /// Connects to `url` (`postgres://user:password@host:port/database`; TLS off, for loopback
@@ -30,6 +32,9 @@ final class PostgresStorage: ServerStorage {
     }
 
     func close() async {
+        let listener = changeListener.withLockedValue { $0 }
+        listener?.cancel()
+        _ = await listener?.value
         runTask.cancel()
         _ = await runTask.value
     }
@@ -39,7 +44,7 @@ final class PostgresStorage: ServerStorage {
             // One migrator at a time when several instances start together.
             try await connection.query("SELECT pg_advisory_lock(7345001)", logger: self.logger)
             do {
-                for statement in PostgresSchema.version1 + PostgresSchema.operations {
+                for statement in PostgresSchema.version1 + PostgresSchema.operations + PostgresSchema.changeNotification {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                 }
             } catch {
@@ -85,6 +90,34 @@ final class PostgresStorage: ServerStorage {
             return (rows, count)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.invalidRegularExpression.raw {
             throw APIFailure.invalidQuery("bad $regex: not a valid regular expression")
+        }
+    }
+
+    /// Listens on `student_location_changed`, which a statement trigger notifies on every write
+    /// by any process (delivered at commit). While the listening connection is down (PostgreSQL
+    /// restarting) nothing is heard; it reconnects every second and reports a change when it does.
+    func observeLocationChanges(_ onChange: @escaping @Sendable () -> Void) {
+        let task = Task { [client, logger] in
+            while !Task.isCancelled {
+                do {
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: PostgresSchema.changeChannel) { notifications in
+                            onChange()  // whatever was written while nobody listened
+                            for try await _ in notifications { onChange() }
+                        }
+                    }
+                } catch {
+                    if Task.isCancelled { break }
+                    logger.warning(
+                        "not listening for other instances' writes; retrying in 1 s",
+                        metadata: ["error": "\(String(describing: type(of: error)))"])
+                }
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        changeListener.withLockedValue { previous in
+            previous?.cancel()
+            previous = task
         }
     }
 

@@ -108,6 +108,10 @@ final class SQLiteStorage: ServerStorage {
         }
     }
 
+    /// SQLite does not announce other processes' commits (`onthemap-server import` while serving,
+    /// say); the list cache's lifetime bounds how long they stay unseen.
+    func observeLocationChanges(_ onChange: @escaping @Sendable () -> Void) {}
+
     func location(objectId: String) async throws -> StoredLocation? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM student_location WHERE object_id = ?", arguments: [objectId])

@@ -23,6 +23,9 @@ protocol ServerStorage: Sendable {
     func queryPlan(_ query: ListQuery) async throws -> [String]
     /// Adds `count` synthetic rows in one statement (benchmarks and the index test).
     func fillSynthetic(count: Int) async throws
+    /// Calls `onChange` (from any thread) after locations were written by another process, as far
+    /// as the database can tell; until `close()`. Storages that cannot tell never call it.
+    func observeLocationChanges(_ onChange: @escaping @Sendable () -> Void)
 
     // MARK: Accounts and sessions
 

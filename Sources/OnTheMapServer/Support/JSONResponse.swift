@@ -21,6 +21,11 @@ enum JSONResponse {
         buffer.reserveCapacity(data.count + 5)
         if prefixed { buffer.writeBytes(XSSIPrefix.bytes) }
         buffer.writeBytes(data)
+        return body(status: status, buffer, headers: headers)
+    }
+
+    /// A JSON response whose body is `buffer` as it is (shared, not copied).
+    static func body(status: HTTPResponse.Status = .ok, _ buffer: ByteBuffer, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: fields, body: .init(byteBuffer: buffer))
