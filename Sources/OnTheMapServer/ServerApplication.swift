@@ -37,8 +37,13 @@ public enum ServerApplication {
         locations.register(on: router, path: "/parse/classes/StudentLocation", isV1: false)
         locations.register(on: router, path: "/1/classes/StudentLocation", isV1: false)
         router.get("/openapi.json") { _, _ in JSONResponse.raw(OpenAPIDocument.bytes) }
-        router.get("/healthz") { _, _ in
-            _ = try await storage.locationCount()
+        router.get("/healthz") { _, context in
+            do {
+                try await storage.isReachable()
+            } catch {
+                context.logger.warning("health check failed: the database does not answer", metadata: ["error": "\(type(of: error))"])
+                return JSONResponse.raw(status: .serviceUnavailable, Array(#"{"status":"unavailable"}"#.utf8))
+            }
             return JSONResponse.raw(Array(#"{"status":"ok"}"#.utf8))
         }
         return router
@@ -76,7 +81,9 @@ public enum ServerApplication {
     public static func build(
         configuration: ServerConfiguration, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> Built {
-        let storage = try await openStorage(configuration, logger: logger)
+        let opened = try await openStorage(configuration, logger: logger)
+        if configuration.metrics { _ = ServerMetrics.registry }  // before the storage's metrics are made
+        let storage: any ServerStorage = configuration.metrics ? MeasuredStorage(opened) : opened
         let router = buildRouter(storage: storage, configuration: configuration)
         let application = Application(
             router: router,

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import OnTheMapServer
 import ServerTestSupport
@@ -82,6 +83,30 @@ import Testing
         #expect(listCount?.hasSuffix(" 3") == true, "\(lines.filter { $0.hasPrefix("hb_requests") })")
         #expect(lines.contains { $0.hasPrefix("hb_requests") && $0.contains(#"http_response_status_code="404""#) })
         #expect(lines.contains { $0.hasPrefix("http_server_request_duration_bucket") || $0.hasPrefix("http_server_request_duration_seconds_bucket") })
+
+        // The database pool: its size, operations in flight, time per operation.
+        let poolSize = lines.first { $0.hasPrefix(#"onthemap_db_pool_connections{backend="sqlite"} "#) }
+        #expect(poolSize.flatMap { Double($0.split(separator: " ").last ?? "") } == 6, "\(lines.filter { $0.hasPrefix("onthemap_db") })")
+        #expect(lines.contains { $0.hasPrefix(#"onthemap_db_operations_in_flight{backend="sqlite"}"#) })
+        #expect(lines.contains {
+            $0.hasPrefix("onthemap_db_operation_duration_seconds_bucket") && $0.contains(#"operation="location""#)
+                && $0.contains(#"backend="sqlite""#)
+        })
+    }
+
+    /// `/healthz` asks the database for a row: 200 while it answers, 503 (no internals) when not.
+    @Test func healthSaysWhetherTheDatabaseAnswers() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let healthy = try await RawHTTP.send("GET", server.baseURL, "/healthz")
+        #expect(healthy.status == 200)
+        #expect(healthy.text == #"{"status":"ok"}"#)
+
+        let database = try DatabaseQueue(path: server.configuration.databasePath)
+        try await database.write { try $0.execute(sql: "DROP TABLE student_location") }
+        let broken = try await RawHTTP.send("GET", server.baseURL, "/healthz")
+        #expect(broken.status == 503)
+        #expect(broken.text == #"{"status":"unavailable"}"#)
     }
 
     @Test func metricsAreOffUnlessAsked() async throws {

@@ -332,7 +332,11 @@ def document():
     paths.update(location_paths("/1/classes/StudentLocation", False, "one"))
     paths["/healthz"] = {"get": {
         "operationId": "health", "tags": ["Operations"], "summary": "The database is reachable.",
-        "responses": {"200": response("Healthy.", {"type": "object", "required": ["status"], "properties": {"status": {"const": "ok"}}})},
+        "responses": {
+            "200": response("Healthy.", {"type": "object", "required": ["status"], "properties": {"status": {"const": "ok"}}}),
+            "503": response("The database does not answer.",
+                            {"type": "object", "required": ["status"], "properties": {"status": {"const": "unavailable"}}}),
+        },
     }}
     paths["/openapi.json"] = {"get": {
         "operationId": "openAPI", "tags": ["Operations"], "summary": "This document.",

@@ -24,7 +24,7 @@ final class PostgresStorage: ServerStorage {
         var configuration = PostgresClient.Configuration(
             host: host, port: url.port ?? 5432, username: url.user ?? "postgres", password: url.password,
             database: String(url.path.dropFirst()), tls: .disable)
-        configuration.options.maximumConnections = 16
+        configuration.options.maximumConnections = Self.maximumConnections
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
@@ -37,6 +37,14 @@ final class PostgresStorage: ServerStorage {
         _ = await listener?.value
         runTask.cancel()
         _ = await runTask.value
+    }
+
+    static let maximumConnections = 16
+    var backendName: String { "postgres" }
+    var connectionLimit: Int { Self.maximumConnections }
+
+    func isReachable() async throws {
+        try await client.query("SELECT 1 FROM student_location LIMIT 1", logger: logger)
     }
 
     func migrate() async throws {

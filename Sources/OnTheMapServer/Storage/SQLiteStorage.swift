@@ -38,6 +38,14 @@ final class SQLiteStorage: ServerStorage {
         try? pool.close()
     }
 
+    var backendName: String { "sqlite" }
+    /// The readers and the one writer.
+    var connectionLimit: Int { pool.configuration.maximumReaderCount + 1 }
+
+    func isReachable() async throws {
+        _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1 FROM student_location LIMIT 1") }
+    }
+
     func migrate() async throws {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in

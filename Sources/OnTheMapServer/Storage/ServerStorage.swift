@@ -6,6 +6,12 @@ protocol ServerStorage: Sendable {
     func migrate() async throws
     /// Releases connections; the storage is not used afterwards.
     func close() async
+    /// `sqlite` or `postgres` (metrics).
+    var backendName: String { get }
+    /// The most connections its pool opens at once (metrics).
+    var connectionLimit: Int { get }
+    /// Throws unless the database answers a trivial read (`/healthz`).
+    func isReachable() async throws
 
     // MARK: Locations
 

@@ -1,0 +1,96 @@
+import Foundation
+import Metrics
+
+/// A storage that reports on its database pool to swift-metrics (`/metrics`):
+///
+/// - `onthemap_db_pool_connections{backend}`: connections the pool may open (SQLite: readers
+///   and the writer; PostgreSQL: the client's maximum);
+/// - `onthemap_db_operations_in_flight{backend}`: operations waiting for or holding a connection
+///   (near the pool size means requests queue for the database);
+/// - `onthemap_db_operation_duration_seconds{backend,operation}`: time per operation, waiting
+///   included, as a histogram.
+///
+/// Used only when the server records metrics; otherwise the storage is used as it is.
+struct MeasuredStorage: ServerStorage {
+    let base: any ServerStorage
+    private let inFlight: Meter
+    private let backend: String
+
+    init(_ base: any ServerStorage) {
+        self.base = base
+        backend = base.backendName
+        inFlight = Meter(label: "onthemap_db_operations_in_flight", dimensions: [("backend", backend)])
+        Gauge(label: "onthemap_db_pool_connections", dimensions: [("backend", backend)]).record(base.connectionLimit)
+    }
+
+    var backendName: String { base.backendName }
+    var connectionLimit: Int { base.connectionLimit }
+
+    private func measure<T>(_ operation: String, _ body: () async throws -> T) async throws -> T {
+        inFlight.increment()
+        let start = ContinuousClock.now
+        defer {
+            inFlight.decrement()
+            Metrics.Timer(label: "onthemap_db_operation_duration_seconds", dimensions: [("backend", backend), ("operation", operation)])
+                .record(duration: ContinuousClock.now - start)
+        }
+        return try await body()
+    }
+
+    func migrate() async throws { try await measure("migrate") { try await base.migrate() } }
+    func close() async { await base.close() }
+    func observeLocationChanges(_ onChange: @escaping @Sendable () -> Void) { base.observeLocationChanges(onChange) }
+
+    func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
+        try await measure("locations") { try await base.locations(query) }
+    }
+    func location(objectId: String) async throws -> StoredLocation? {
+        try await measure("location") { try await base.location(objectId: objectId) }
+    }
+    func insert(_ location: StoredLocation) async throws { try await measure("insert_location") { try await base.insert(location) } }
+    func insert(_ locations: [StoredLocation]) async throws {
+        try await measure("insert_locations") { try await base.insert(locations) }
+    }
+    func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome {
+        try await measure("update_location") {
+            try await base.update(objectId: objectId, changes: changes, updatedAt: updatedAt, owner: owner)
+        }
+    }
+    func delete(objectId: String, owner: String?) async throws -> WriteOutcome {
+        try await measure("delete_location") { try await base.delete(objectId: objectId, owner: owner) }
+    }
+    func locationCount() async throws -> Int { try await measure("location_count") { try await base.locationCount() } }
+    func queryPlan(_ query: ListQuery) async throws -> [String] { try await measure("query_plan") { try await base.queryPlan(query) } }
+    func fillSynthetic(count: Int) async throws { try await measure("fill_synthetic") { try await base.fillSynthetic(count: count) } }
+    func isReachable() async throws { try await measure("ping") { try await base.isReachable() } }
+
+    func insert(_ account: Account) async throws { try await measure("insert_account") { try await base.insert(account) } }
+    func account(email: String) async throws -> Account? { try await measure("account") { try await base.account(email: email) } }
+    func account(key: String) async throws -> Account? { try await measure("account") { try await base.account(key: key) } }
+    func insert(_ session: StoredSession) async throws { try await measure("insert_session") { try await base.insert(session) } }
+    func session(id: String, now: Double) async throws -> StoredSession? {
+        try await measure("session") { try await base.session(id: id, now: now) }
+    }
+    func session(xsrfToken: String, now: Double) async throws -> StoredSession? {
+        try await measure("session") { try await base.session(xsrfToken: xsrfToken, now: now) }
+    }
+    func deleteSession(id: String) async throws { try await measure("delete_session") { try await base.deleteSession(id: id) } }
+
+    func loginBlockedUntil(subjects: [String], now: Double) async throws -> Double? {
+        try await measure("login_blocked_until") { try await base.loginBlockedUntil(subjects: subjects, now: now) }
+    }
+    func recordLoginFailure(subjects: [ThrottleSubject], now: Double, window: Double, block: Double) async throws {
+        try await measure("record_login_failure") {
+            try await base.recordLoginFailure(subjects: subjects, now: now, window: window, block: block)
+        }
+    }
+    func clearLoginFailures(subject: String) async throws {
+        try await measure("clear_login_failures") { try await base.clearLoginFailures(subject: subject) }
+    }
+
+    func accounts() async throws -> [Account] { try await measure("accounts") { try await base.accounts() } }
+    func updatePassword(key: String, passwordHash: String) async throws -> Bool {
+        try await measure("update_password") { try await base.updatePassword(key: key, passwordHash: passwordHash) }
+    }
+    func deleteAccount(key: String) async throws -> Bool { try await measure("delete_account") { try await base.deleteAccount(key: key) } }
+}
