@@ -80,6 +80,16 @@ run_wrk onthemap "$URL"
 RSS_KB=$(awk '/^VmHWM:/ { print $2 }' "/proc/$SERVER_PID/status")
 kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
 
+# 1b. The same without the list cache: every request reads and serializes the 100 rows (for
+#     reference: what a request costs when a write has just cleared the cache).
+"$BIN" serve --port "$PORT" --database "$DB" --no-log-requests --log-level warning --list-cache-seconds 0 \
+    >"$WORK/server-uncached.log" 2>&1 &
+SERVER_PID=$!
+PIDS+=("$SERVER_PID")
+wait_for "$URL" "$SERVER_PID"
+run_wrk uncached "$URL"
+kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
+
 # 2. Datasette on a copy of the same table (VACUUM INTO: a plain, immutable file), same SQL.
 sqlite3 "$DB" "VACUUM INTO '$WORK/datasette.sqlite'"
 DPORT=$(free_port)
@@ -120,19 +130,22 @@ run_wrk nginx "$NURL"
 read -r _ ours ours_p99 ours_errors < <(grep '^onthemap ' "$WORK/results")
 read -r _ ds ds_p99 ds_errors < <(grep '^datasette ' "$WORK/results")
 read -r _ ng ng_p99 ng_errors < <(grep '^nginx ' "$WORK/results")
+read -r _ unc unc_p99 unc_errors < <(grep '^uncached ' "$WORK/results")
 BYTES=$(wc -c <"$WORK/www/page.json")
 python3 - "$ours" "$ds" "$ng" "$ours_p99" "$ds_p99" "$ng_p99" "$RSS_KB" "$BYTES" "$DATASETTE_ROWS" \
-    "$ours_errors" "$ds_errors" "$ng_errors" "$ROWS" "$SECONDS_PER_RUN" "$CONNECTIONS" <<'PY'
+    "$ours_errors" "$ds_errors" "$ng_errors" "$ROWS" "$SECONDS_PER_RUN" "$CONNECTIONS" "$unc" "$unc_p99" "$unc_errors" <<'PY'
 import sys
 ours, ds, ng, p_ours, p_ds, p_ng = map(float, sys.argv[1:7])
 rss_kb, size, ds_rows = int(sys.argv[7]), int(sys.argv[8]), int(sys.argv[9])
 errors = sys.argv[10:13]
 rows, seconds, connections = sys.argv[13:16]
+unc, p_unc, unc_errors = float(sys.argv[16]), float(sys.argv[17]), sys.argv[18]
 print(f"| server | requests/s | p99 (ms) | errors |")
 print(f"|---|---:|---:|---|")
 for name, rps, p99, err in [("onthemap-server (release)", ours, p_ours, errors[0]),
                             ("Datasette 0.65.5 (same SQL, JSON)", ds, p_ds, errors[1]),
-                            ("nginx (the same bytes, static)", ng, p_ng, errors[2])]:
+                            ("nginx (the same bytes, static)", ng, p_ng, errors[2]),
+                            ("onthemap-server, list cache off (`--list-cache-seconds 0`)", unc, p_unc, unc_errors)]:
     print(f"| {name} | {rps:,.0f} | {p99:.2f} | {err.strip()} |")
 print()
 print(f"- {rows} rows; wrk -t2 -c{connections} -d{seconds}s; response {size:,} bytes (100 rows); Datasette returned {ds_rows} rows.")
