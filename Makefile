@@ -6,20 +6,25 @@ APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev tmux python3 postgr
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build run test bench bench-server soak fuzz data clean
+.PHONY: all deps build run test bench bench-tui bench-server soak fuzz data clean
 
 all: build
 
 ## deps: install the Debian packages the build and the tests need, when missing.
 deps:
-	@missing=""; for package in $(APT_PACKAGES); do \
-		dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-		echo "Installing Debian packages:$$missing"; \
-		$(SUDO) apt-get update -qq && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	@$(call install_missing,$(APT_PACKAGES))
+
+# Installs the Debian packages in $(1) that are missing.
+define install_missing
+missing=""; for package in $(1); do \
+	dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; \
+done; \
+if [ -n "$$missing" ]; then \
+	echo "Installing Debian packages:$$missing"; \
+	$(SUDO) apt-get update -qq && \
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+fi
+endef
 
 build: deps
 	$(SWIFT) build
@@ -39,6 +44,17 @@ test: deps
 ## bench: release-built benchmarks; figures go to Docs/Benchmarks.md.
 bench: deps
 	bash scripts/bench.sh
+
+## bench-tui: the terminal app's start, login and memory figures (Benchmarks.md, "Terminal app"),
+## on the built-in server and against a separate server. Release, with the Swift runtime and
+## Foundation linked statically (fewer pages and no dynamic symbol lookups at start); that link
+## needs libcurl's development symlink (libcurl4-openssl-dev) for FoundationNetworking.
+bench-tui: deps
+	@$(call install_missing,libcurl4-openssl-dev)
+	$(SWIFT) build -c release --static-swift-stdlib --product onthemap
+	$(SWIFT) build -c release --static-swift-stdlib --product onthemap-server
+	python3 scripts/bench-tui.py .build/release
+	python3 scripts/bench-tui.py .build/release --external
 
 ## bench-server: the server under wrk against Datasette and nginx on 1,000,000 rows.
 bench-server: deps

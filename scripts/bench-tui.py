@@ -1,18 +1,25 @@
 #!/usr/bin/env python3
 """Timings and memory of the terminal app, driven through a pseudo-terminal.
 
-Usage: scripts/bench-tui.py <bin-dir>   (build with `swift build -c release` first)
+Usage: scripts/bench-tui.py <bin-dir> [--external]   (build with `swift build -c release` first)
+
+--external runs the app against a separate onthemap-server process (seeded with the demo class,
+started here on a free loopback port) instead of its built-in server; the default is the
+built-in server. Both print the resident memory by mapping (/proc/<pid>/smaps).
 
 - start -> login screen drawn: from fork to the login form appearing on the pty (embedded
   default, demo database already seeded; median of 7 starts at 120x40);
 - log in -> map with the demo class drawn: from the Enter key (trace mark) to the first frame of
   the map pane with the locations loaded (ONTHEMAP_TRACE), at 200x60;
 - a pan/zoom key -> frame: render + blit time of the frames after pan and zoom keys, at 200x60;
-- resident memory (VmRSS) after that.
+- resident memory (VmRSS) after that, and its split by mapping (sum of Rss per file; anonymous
+  memory, heap and stacks together).
 """
 import fcntl
 import os
 import pty
+import re
+import subprocess
 import statistics
 import struct
 import sys
@@ -22,7 +29,9 @@ import threading
 import time
 
 BIN = os.path.abspath(sys.argv[1])
+EXTERNAL = "--external" in sys.argv[2:]
 HOME = tempfile.mkdtemp(prefix="onthemap-bench-")
+SERVER_URL = None
 
 
 class App:
@@ -39,7 +48,8 @@ class App:
             }
             if trace:
                 environment["ONTHEMAP_TRACE"] = trace
-            os.execve(f"{BIN}/onthemap", [f"{BIN}/onthemap"], environment)
+            arguments = [f"{BIN}/onthemap"] + (["--server", SERVER_URL] if SERVER_URL else [])
+            os.execve(f"{BIN}/onthemap", arguments, environment)
         self.pid, self.fd = pid, fd
         self.reader = threading.Thread(target=self.read, daemon=True)
         self.reader.start()
@@ -72,6 +82,20 @@ class App:
                     return int(line.split()[1]) / 1024
         return float("nan")
 
+    def rss_by_mapping(self):
+        """kB of Rss per mapped file ("[anon]" for anonymous, heap and stacks), largest first."""
+        sizes = {}
+        name = None
+        with open(f"/proc/{self.pid}/smaps") as smaps:
+            for line in smaps:
+                header = re.match(r"^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$", line)
+                if header:
+                    path = header.group(1).strip()
+                    name = os.path.basename(path) if path.startswith("/") else "[anon]"
+                elif line.startswith("Rss:"):
+                    sizes[name] = sizes.get(name, 0) + int(line.split()[1])
+        return sorted(sizes.items(), key=lambda item: -item[1])
+
     def quit(self):
         self.send("\x03")
         os.waitpid(self.pid, 0)
@@ -82,7 +106,28 @@ def frames(trace):
         return [line.split() for line in handle if line.strip()]
 
 
+def start_server():
+    """An onthemap-server process with the demo class on a free port (for --external)."""
+    global SERVER_URL
+    database = os.path.join(HOME, "server.sqlite")
+    subprocess.run([f"{BIN}/onthemap-server", "seed", "--demo", "--database", database], check=True, capture_output=True)
+    log_path = os.path.join(HOME, "server.log")
+    server = subprocess.Popen(
+        [f"{BIN}/onthemap-server", "serve", "--port", "0", "--database", database, "--log-level", "notice"],
+        stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        with open(log_path) as handle:
+            match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", handle.read())
+        if match:
+            SERVER_URL = match.group(1)
+            return server
+        time.sleep(0.05)
+    raise RuntimeError("onthemap-server did not start")
+
+
 def main():
+    server = start_server() if EXTERNAL else None
     warm = App(120, 40)  # the first start seeds the demo database
     warm.wait_for(b"Log In")
     warm.quit()
@@ -112,11 +157,19 @@ def main():
     time.sleep(0.3)
     pan = [float(line[2]) for line in frames(trace)[before:] if line[1] == "frame"]
     rss = app.rss_mb()
+    mappings = app.rss_by_mapping()
     app.quit()
+    if server:
+        server.terminate()
+        server.wait()
+    print(f"server: {SERVER_URL or 'built-in (in-process)'}")
     print(f"start -> login screen drawn: median {statistics.median(starts):.1f} ms (min {min(starts):.1f}, max {max(starts):.1f}) at 120x40")
     print(f"log in -> map with {pins} pins drawn: {login_ms} ms at 200x60")
     print(f"pan/zoom key -> frame (render + blit): median {statistics.median(pan):.2f} ms, max {max(pan):.2f} ms over {len(pan)} frames at 200x60")
     print(f"resident memory after login and {pins} pins: {rss:.1f} MB")
+    shown = ", ".join(f"{name} {size / 1024:.1f}" for name, size in mappings if size >= 256)
+    rest = sum(size for _, size in mappings if size < 256)
+    print(f"  by mapping (MB): {shown}, others {rest / 1024:.1f}")
 
 
 if __name__ == "__main__":

@@ -51,22 +51,54 @@ public protocol OnTheMapAPI: Sendable {
     func updateLocation(objectId: String, with location: NewStudentLocation) async throws(APIError) -> UpdatedLocation
 }
 
+/// Usable rows read from a position in the list, with where reading stopped.
+public struct UsableLocationsPage: Sendable, Equatable {
+    /// The usable rows, at most the number asked for, in the server's order.
+    public var list: StudentLocationList
+    /// How many rows of the list were read (usable plus skipped): the `skip` to continue from.
+    public var rowsRead: Int
+    /// True when the server ran out of rows before enough usable ones were found.
+    public var isExhausted: Bool
+
+    public init(list: StudentLocationList, rowsRead: Int, isExhausted: Bool) {
+        self.list = list
+        self.rowsRead = rowsRead
+        self.isExhausted = isExhausted
+    }
+}
+
 extension OnTheMapAPI {
     /// The `count` most recent usable locations, fetching further pages when rows had to be
     /// skipped, so that broken rows do not shorten the list.
     /// - Returns: the locations and the number of rows skipped on the way.
     public func recentLocations(count: Int, pageSize: Int = 100) async throws(APIError) -> StudentLocationList {
+        try await usableLocations(count: count, skip: 0, pageSize: pageSize).list
+    }
+
+    /// Up to `count` usable locations starting at row `skip` (newest first), asking for further
+    /// pages while rows had to be skipped. Each later request asks only for the rows still
+    /// missing, so no row is read and dropped: `rowsRead` is exactly where to continue.
+    public func usableLocations(count: Int, skip: Int, pageSize: Int = 100) async throws(APIError)
+        -> UsableLocationsPage
+    {
         var collected: [StudentInformation] = []
         var skipped = 0
-        var offset = 0
-        let size = max(1, min(pageSize, max(count, 1)))
+        var offset = skip
+        var exhausted = false
+        let maximum = max(1, pageSize)
         while collected.count < count {
+            let size = min(maximum, count - collected.count)
             let page = try await locations(LocationQuery(limit: size, skip: offset))
-            collected += page.locations
+            collected += page.locations.prefix(size)
             skipped += page.skipped
-            offset += page.locations.count + page.skipped
-            if page.locations.count + page.skipped < size { break }
+            offset += min(size, page.locations.count + page.skipped)
+            if page.locations.count + page.skipped < size {
+                exhausted = true
+                break
+            }
         }
-        return StudentLocationList(locations: Array(collected.prefix(count)), skipped: skipped)
+        return UsableLocationsPage(
+            list: StudentLocationList(locations: collected, skipped: skipped), rowsRead: offset - skip,
+            isExhausted: exhausted)
     }
 }

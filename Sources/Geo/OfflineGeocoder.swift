@@ -9,10 +9,19 @@ public struct OfflineGeocoder: Geocoder {
     /// How many alternatives a result carries at most.
     public static let maximumAlternatives = 5
 
-    let gazetteer: Gazetteer
+    /// A given gazetteer, or nil for the bundled one, loaded on the first lookup (not when the
+    /// geocoder is made: the app makes one at start, and loading reads all 4.6 MB of tables).
+    private let given: Gazetteer?
 
-    public init(gazetteer: Gazetteer = .shared) {
-        self.gazetteer = gazetteer
+    var gazetteer: Gazetteer { given ?? .shared }
+
+    /// A geocoder over the bundled gazetteer, which is loaded on the first lookup.
+    public init() {
+        given = nil
+    }
+
+    public init(gazetteer: Gazetteer) {
+        given = gazetteer
     }
 
     public func geocode(_ query: String) async throws(GeocodeError) -> GeocodeResult {

@@ -42,11 +42,12 @@ public final class LocationsStore {
         isLoading = true
         defer { isLoading = false }
         do {
-            let page = try await api.locations(LocationQuery(limit: pageSize, skip: 0))
-            locations = Self.newestFirst(page.locations)
-            skipped = page.skipped
-            rowsFetched = page.locations.count + page.skipped
-            hasMore = rowsFetched >= pageSize
+            // `pageSize` usable rows: unusable ones are skipped and replaced from further rows.
+            let page = try await api.usableLocations(count: pageSize, skip: 0, pageSize: pageSize)
+            locations = Self.newestFirst(page.list.locations)
+            skipped = page.list.skipped
+            rowsFetched = page.rowsRead
+            hasMore = !page.isExhausted
             updatedAt = now()
             isOffline = false
             lastError = nil
@@ -63,18 +64,18 @@ public final class LocationsStore {
         }
     }
 
-    /// Loads the next page (the next `pageSize` rows, by skip) and appends the new rows.
+    /// Loads the next page (the next `pageSize` usable rows, by skip) and appends the new rows.
     public func loadNextPage() async {
         guard hasMore, !isLoading, !isOffline else { return }
         isLoading = true
         defer { isLoading = false }
         do {
-            let page = try await api.locations(LocationQuery(limit: pageSize, skip: rowsFetched))
+            let page = try await api.usableLocations(count: pageSize, skip: rowsFetched, pageSize: pageSize)
             let known = Set(locations.map(\.objectId))
-            locations += page.locations.filter { !known.contains($0.objectId) }
-            skipped += page.skipped
-            rowsFetched += page.locations.count + page.skipped
-            hasMore = page.locations.count + page.skipped >= pageSize
+            locations += page.list.locations.filter { !known.contains($0.objectId) }
+            skipped += page.list.skipped
+            rowsFetched += page.rowsRead
+            hasMore = !page.isExhausted
         } catch {
             lastError = error.userMessage
         }

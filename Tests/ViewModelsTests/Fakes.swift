@@ -8,6 +8,9 @@ actor FakeAPI: OnTheMapAPI {
     var loginResult: Result<UserSession, APIError> = .success(
         UserSession(accountKey: "u1", sessionID: "s", expiration: "e"))
     var pages: [[StudentInformation]] = []
+    /// When set, the whole list as the server holds it, newest first; `nil` is a broken row that
+    /// decoding skips. Pages are cut from it by skip and limit (instead of `pages`).
+    var stream: [StudentInformation?]?
     var locationsError: APIError?
     var mine: [StudentInformation] = []
     var user = PublicUser(key: "u1", firstName: "Ada", lastName: "Lovelace")
@@ -17,6 +20,7 @@ actor FakeAPI: OnTheMapAPI {
 
     func set(login: Result<UserSession, APIError>) { loginResult = login }
     func set(pages: [[StudentInformation]]) { self.pages = pages }
+    func set(stream: [StudentInformation?]) { self.stream = stream }
     func set(locationsError: APIError?) { self.locationsError = locationsError }
     func set(mine: [StudentInformation]) { self.mine = mine }
 
@@ -40,6 +44,11 @@ actor FakeAPI: OnTheMapAPI {
     func locations(_ query: LocationQuery) async throws(APIError) -> StudentLocationList {
         calls.append("locations skip=\(query.skip) limit=\(query.limit)")
         if let locationsError { throw locationsError }
+        if let stream {
+            let slice = stream.dropFirst(query.skip).prefix(query.limit)
+            let usable = slice.compactMap { $0 }
+            return StudentLocationList(locations: usable, skipped: slice.count - usable.count)
+        }
         let index = query.skip / max(1, query.limit)
         return StudentLocationList(locations: index < pages.count ? pages[index] : [], skipped: 0)
     }

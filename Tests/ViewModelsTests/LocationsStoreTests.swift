@@ -1,5 +1,6 @@
 import APIClient
 import Foundation
+import OnTheMapModels
 import Testing
 
 @testable import ViewModels
@@ -25,6 +26,38 @@ struct LocationsStoreTests {
         #expect(store.locations.map(\.objectId) == ["a", "b", "c"])
         #expect(!store.hasMore)
         #expect(await api.calls == ["locations skip=0 limit=2", "locations skip=2 limit=2"])
+    }
+
+    /// The demo class holds broken rows among the newest: the first page still shows `pageSize`
+    /// usable rows, asking only for the missing ones, and the next page continues right after.
+    @Test func brokenRowsDoNotShortenAPage() async {
+        let api = FakeAPI()
+        var stream: [StudentInformation?] = (0..<250).map { row("r\($0)", "P \($0)", hoursAgo: Double($0)) }
+        stream[3] = nil
+        stream[40] = nil
+        stream[120] = nil
+        await api.set(stream: stream)
+        let store = LocationsStore(api: api, pageSize: 100, now: fixedNow)
+        #expect(await store.refresh())
+        #expect(store.locations.count == 100)
+        #expect(store.skipped == 2)
+        #expect(store.statusText() == "100 locations · updated just now")
+        #expect(store.locations.last?.objectId == "r101")
+        #expect(store.hasMore)
+        await store.loadNextPage()
+        #expect(store.locations.count == 200)
+        #expect(store.skipped == 3)
+        #expect(Set(store.locations.map(\.objectId)).count == 200)
+        #expect(store.locations.last?.objectId == "r202")
+        #expect(store.hasMore)
+        await store.loadNextPage()
+        #expect(store.locations.count == 247)
+        #expect(!store.hasMore)
+        #expect(
+            await api.calls == [
+                "locations skip=0 limit=100", "locations skip=100 limit=2", "locations skip=102 limit=100",
+                "locations skip=202 limit=1", "locations skip=203 limit=100",
+            ])
     }
 
     @Test func offlineFallsBackToTheCacheWithItsAge() async throws {
