@@ -12,7 +12,7 @@ import Testing
     static func results(_ server: TestServer, _ pathAndQuery: String = newest) async throws -> [[String: Any]] {
         let reply = try await RawHTTP.send("GET", server.baseURL, pathAndQuery)
         #expect(reply.status == 200)
-        return try #require((reply.json() as? [String: Any])?["results"] as? [[String: Any]])
+        return try #require(reply.results)
     }
 
     static func mapStrings(_ server: TestServer, _ pathAndQuery: String = newest) async throws -> [String] {

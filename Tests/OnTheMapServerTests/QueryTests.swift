@@ -106,7 +106,7 @@ import Testing
         defer { Task { await server.stop() } }
         let reply = try await Self.get(server, query.path, query.query)
         #expect(reply.status == 200, "\(reply.text)")
-        let results = (reply.json() as? [String: Any])?["results"] as? [[String: Any]]
+        let results = reply.results
         #expect(results?.compactMap { $0["objectId"] as? String } == query.expected)
     }
 
@@ -129,7 +129,7 @@ import Testing
     func maxLimitCapsThePage(backend: TestBackend) async throws {
         let server = try await Self.start(backend, maxLimit: 3)
         defer { Task { await server.stop() } }
-        let results = (try await Self.get(server, "/v1/StudentLocation", "limit=500").json() as? [String: Any])?["results"] as? [Any]
+        let results = try await Self.get(server, "/v1/StudentLocation", "limit=500").results
         #expect(results?.count == 3)
     }
 
@@ -192,7 +192,7 @@ import Testing
         #expect(created.status == 201)
         let reply = try await Self.get(server, "/v1/StudentLocation", #"where={"uniqueKey":"k9"}"#)
         #expect(!reply.body.contains(0x1B), "escape bytes are JSON-escaped on the wire")
-        let row = ((reply.json() as? [String: Any])?["results"] as? [[String: Any]])?.first
+        let row = reply.results?.first
         #expect(row?["firstName"] as? String == nasty)
     }
 }
@@ -222,7 +222,7 @@ import Testing
         await storage.close()
 
         let reply = try await RawHTTP.send("GET", server.baseURL, "/v1/StudentLocation?limit=100&order=-updatedAt")
-        let rows = try #require((reply.json() as? [String: Any])?["results"] as? [[String: Any]])
+        let rows = try #require(reply.results)
         #expect(rows.count == 100)
         let stamps = rows.compactMap { $0["updatedAt"] as? String }
         #expect(stamps == stamps.sorted(by: >))

@@ -53,7 +53,7 @@ import Testing
         let list = try await RawHTTP.send("GET", base, paths.locations + "?limit=100&order=-updatedAt", headers: Self.parseHeaders)
         #expect(list.status == 200)
         #expect(list.text.hasPrefix(#"{"results":["#), "StudentLocation answers carry no prefix")
-        let results = try #require((list.json() as? [String: Any])?["results"] as? [[String: Any]])
+        let results = try #require(list.results)
         #expect(results.count == 100)
         let stamps = results.compactMap { $0["updatedAt"] as? String }
         #expect(stamps == stamps.sorted(by: >))
@@ -69,7 +69,7 @@ import Testing
 
         let query = #"where={"uniqueKey":"1234"}"#.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)!
         let mine = try await RawHTTP.send("GET", base, paths.locations + "?" + query, headers: Self.parseHeaders)
-        let mineRows = try #require((mine.json() as? [String: Any])?["results"] as? [[String: Any]])
+        let mineRows = try #require(mine.results)
         #expect(mineRows.contains { $0["objectId"] as? String == objectId })
         #expect(mineRows.allSatisfy { $0["uniqueKey"] as? String == "1234" })
 

@@ -42,7 +42,7 @@ import Testing
         let restarted = try await ServerProcess.start(database: database, arguments: ["--open-writes"])
         defer { restarted.terminate() }
         let reply = try await RawHTTP.send("GET", restarted.baseURL, "/v1/StudentLocation?limit=1000")
-        let rows = try #require((reply.json() as? [String: Any])?["results"] as? [[String: Any]])
+        let rows = try #require(reply.results)
         var byId: [String: [String: Any]] = [:]
         for row in rows {
             if let objectId = row["objectId"] as? String { byId[objectId] = row }
@@ -87,7 +87,7 @@ import Testing
                 group.addTask {
                     do {
                         let reply = try await RawHTTP.send("GET", server.baseURL, "/v1/StudentLocation?limit=100&order=-updatedAt")
-                        let complete = ((reply.json() as? [String: Any])?["results"] as? [Any])?.count == 100
+                        let complete = reply.results?.count == 100
                         if reply.status == 200 && complete { await outcomes.add(index: index, objectId: "ok") }
                     } catch {
                         await outcomes.add(index: index, objectId: "refused")

@@ -62,6 +62,6 @@ import Testing
 
     private static func objectIds(_ server: ServerProcess, _ pathAndQuery: String) async throws -> [String]? {
         let read = try await RawHTTP.send("GET", server.baseURL, pathAndQuery)
-        return ((read.json() as? [String: Any])?["results"] as? [[String: Any]])?.compactMap { $0["objectId"] as? String }
+        return read.results?.compactMap { $0["objectId"] as? String }
     }
 }

@@ -155,6 +155,11 @@ public enum RawHTTP {
             return try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         }
 
+        /// The `results` array of a StudentLocation list answer.
+        public var results: [[String: Any]]? {
+            (json() as? [String: Any])?["results"] as? [[String: Any]]
+        }
+
         public func header(_ name: String) -> String? {
             headers.first { $0.key.lowercased() == name.lowercased() }?.value
         }
