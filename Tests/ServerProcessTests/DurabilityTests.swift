@@ -81,8 +81,8 @@ import Testing
 
         let server = try await ServerProcess.start(database: database)
         let outcomes = Acknowledgements()
-        let answeredBeforeTerm = Acknowledgements()
-        let status = await withTaskGroup(of: Int32?.self) { group in
+        let firstFinisher = FirstFinisher()
+        await withTaskGroup(of: Void.self) { group in
             for index in 0..<300 {
                 group.addTask {
                     do {
@@ -92,26 +92,31 @@ import Testing
                     } catch {
                         await outcomes.add(index: index, objectId: "refused")
                     }
-                    return nil
+                    // Terminate in the middle: as soon as the first answer is in (however slowly
+                    // a loaded machine got there), while the rest are still in flight.
+                    if await firstFinisher.claim(finished: await outcomes.count) { server.sendTerminate() }
                 }
             }
-            group.addTask {
-                // Terminate in the middle: once the first answer is in (however slowly a loaded
-                // machine got there), while the rest are still in flight.
-                while await outcomes.count == 0 { try? await Task.sleep(for: .milliseconds(1)) }
-                await answeredBeforeTerm.add(index: await outcomes.count, objectId: "")
-                return server.terminate()
-            }
-            var exit: Int32?
-            for await value in group where value != nil { exit = value }
-            return exit
         }
+        let status = server.waitForExit()
         #expect(status == 0)
         let all = await outcomes.all
         #expect(all.count == 300, "every request was answered whole or refused cleanly")
         #expect(all.contains { $0.1 == "ok" })
-        let before = try #require(await answeredBeforeTerm.all.first?.0)
+        let before = try #require(await firstFinisher.finishedAtSignal)
         #expect(before < 300, "SIGTERM came while requests were in flight")
+    }
+}
+
+/// Picks the request that finishes first (it sends SIGTERM) and remembers how many had finished.
+actor FirstFinisher {
+    private(set) var finishedAtSignal: Int?
+
+    /// `true` for the first caller only.
+    func claim(finished: Int) -> Bool {
+        guard finishedAtSignal == nil else { return false }
+        finishedAtSignal = finished
+        return true
     }
 }
 

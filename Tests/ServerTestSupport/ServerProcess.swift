@@ -75,7 +75,17 @@ public final class ServerProcess: @unchecked Sendable {
     /// SIGTERM, then waits for the exit; returns the exit status.
     @discardableResult
     public func terminate() -> Int32 {
+        sendTerminate()
+        return waitForExit()
+    }
+
+    /// SIGTERM without waiting: the server starts draining.
+    public func sendTerminate() {
         Glibc.kill(process.processIdentifier, SIGTERM)
+    }
+
+    /// Waits for the process to end; returns its exit status.
+    public func waitForExit() -> Int32 {
         process.waitUntilExit()
         output.fileHandleForReading.readabilityHandler = nil
         return process.terminationStatus
