@@ -67,28 +67,34 @@ run_wrk() {  # name url
 DB="$WORK/bench.sqlite"
 "$BIN" seed --synthetic "$ROWS" --database "$DB" >&2
 
-# 1. onthemap-server (production flags: metrics on; request logs off, to a file they cost little).
+# onthemap-server (production flags: metrics on; request logs off, to a file they cost little),
+# measured by wrk under the name $1, with any further `serve` flags after it. Its peak resident
+# memory goes to PEAK_RSS_KB[$1].
+declare -A PEAK_RSS_KB
 PORT=$(free_port)
-"$BIN" serve --port "$PORT" --database "$DB" --no-log-requests --log-level warning >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-PIDS+=("$SERVER_PID")
 URL="http://127.0.0.1:$PORT/v1/StudentLocation?$QUERY"
-wait_for "$URL" "$SERVER_PID"
-mkdir -p "$WORK/www"
-curl -fsS -o "$WORK/www/page.json" "$URL"
-run_wrk onthemap "$URL"
-RSS_KB=$(awk '/^VmHWM:/ { print $2 }' "/proc/$SERVER_PID/status")
-kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
+measure_onthemap() {  # name [serve flags…]
+    local name=$1
+    shift
+    "$BIN" serve --port "$PORT" --database "$DB" --no-log-requests --log-level warning "$@" >"$WORK/$name.log" 2>&1 &
+    SERVER_PID=$!
+    PIDS+=("$SERVER_PID")
+    wait_for "$URL" "$SERVER_PID"
+    curl -fsS -o "$WORK/$name.json" "$URL"
+    run_wrk "$name" "$URL"
+    PEAK_RSS_KB[$name]=$(awk '/^VmHWM:/ { print $2 }' "/proc/$SERVER_PID/status")
+    kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
+}
 
+# 1. onthemap-server as it runs by default.
+measure_onthemap onthemap
+RSS_KB=${PEAK_RSS_KB[onthemap]}
 # 1b. The same without the list cache: every request reads and serializes the 100 rows (for
 #     reference: what a request costs when a write has just cleared the cache).
-"$BIN" serve --port "$PORT" --database "$DB" --no-log-requests --log-level warning --list-cache-seconds 0 \
-    >"$WORK/server-uncached.log" 2>&1 &
-SERVER_PID=$!
-PIDS+=("$SERVER_PID")
-wait_for "$URL" "$SERVER_PID"
-run_wrk uncached "$URL"
-kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
+measure_onthemap uncached --list-cache-seconds 0
+cmp -s "$WORK/onthemap.json" "$WORK/uncached.json" || { echo "bench: the cached and uncached answers differ" >&2; exit 1; }
+mkdir -p "$WORK/www"
+cp "$WORK/onthemap.json" "$WORK/www/page.json"
 
 # 2. Datasette on a copy of the same table (VACUUM INTO: a plain, immutable file), same SQL.
 sqlite3 "$DB" "VACUUM INTO '$WORK/datasette.sqlite'"
