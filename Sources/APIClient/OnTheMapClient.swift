@@ -25,6 +25,10 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         sessionConfiguration.httpCookieAcceptPolicy = .never
         sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // No URLCache at all: answers are never reused, and corelibs' cache lookup (made even with
+        // the policy above) builds a Locale per request, which loads ICU's locale data (~1 MB
+        // resident, Benchmarks.md "Terminal app").
+        sessionConfiguration.urlCache = nil
         urlSession = URLSession(configuration: sessionConfiguration)
     }
 
