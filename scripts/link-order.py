@@ -4,7 +4,7 @@ lld's --symbol-ordering-file, so that they sit together in the binary instead of
 its 30 MB of code (each first touch of a code page maps a whole page-cache folio; resident
 memory, Benchmarks.md "Terminal app").
 
-Usage: scripts/link-order.py <bin-dir>   (a release build: make bench-tui builds one)
+Usage: scripts/link-order.py <bin-dir>   (make bench-tui builds one: .build-tui/release)
 
 Runs a copy of <bin-dir>/onthemap without debug info (valgrind cannot read lld's DWARF 5) under
 callgrind on a pseudo-terminal, on the built-in server with the demo class: start, log in, the
