@@ -111,14 +111,15 @@ let package = Package(
             ],
             // lld: packed relative relocations (a 27 KB table instead of 3.3 MB read at start), the
             // functions that start, log in and draw the map placed together (scripts/link-order.py
-            // writes the list) and no exported symbols (scripts/onthemap.exports).
-            // Benchmarks.md, "Terminal app".
+            // writes the list; scripts/onthemap.ld gathers the unnamed ones) and no exported
+            // symbols (scripts/onthemap.exports). Benchmarks.md, "Terminal app".
             linkerSettings: [
                 .unsafeFlags(
                     [
                         "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/onthemap.order",
                         "-Xlinker", "--no-warn-symbol-ordering",
+                        "-Xlinker", "--script=\(Context.packageDirectory)/scripts/onthemap.ld",
                         "-Xlinker", "--version-script=\(Context.packageDirectory)/scripts/onthemap.exports",
                     ], .when(platforms: [.linux]))
             ]
