@@ -48,11 +48,13 @@ bench: deps
 ## bench-tui: the terminal app's start, login and memory figures (Benchmarks.md, "Terminal app"),
 ## on the built-in server and against a separate server. Release, in its own build folder
 ## (.build-tui): the Swift runtime and Foundation linked statically (fewer pages, no dynamic symbol
-## lookups at start), and every package compiled with one section per function, so that the link
-## order file (scripts/onthemap.order) can place the code that runs together. The static link
+## lookups at start), and every package compiled with one section per function and per datum, so
+## that the link order file (scripts/onthemap.order) can place the code that runs, and the
+## conformance descriptors the runtime reads, together. The static link
 ## needs libcurl's development symlink (libcurl4-openssl-dev) for FoundationNetworking.
 TUI_RELEASE = -c release --scratch-path .build-tui --static-swift-stdlib \
-	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
+	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -Xllvm -Xswiftc -data-sections \
+	-Xcc -ffunction-sections -Xcc -fdata-sections
 bench-tui: deps
 	@$(call install_missing,libcurl4-openssl-dev)
 	$(SWIFT) build $(TUI_RELEASE) --product onthemap

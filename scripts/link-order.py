@@ -8,8 +8,10 @@ Usage: scripts/link-order.py <bin-dir>   (make bench-tui builds one: .build-tui/
 
 Runs a copy of <bin-dir>/onthemap without debug info (valgrind cannot read lld's DWARF 5) under
 callgrind on a pseudo-terminal, on the built-in server with the demo class: start, log in, the
-map with its pins, pans and zooms, quit. Then lists every function callgrind saw. Names that the
-next link does not know are ignored, so a stale file only orders less.
+map with its pins, pans and zooms, quit. Then lists every function callgrind saw, and after them
+every protocol conformance descriptor (the Swift runtime's first conformance lookup reads all of
+them; built with data sections, lld places them together too). Names that the next link does not
+know are ignored, so a stale file only orders less.
 """
 import fcntl
 import os
@@ -90,9 +92,18 @@ def main():
                 continue
             seen.add(name)
             names.append(name)
+    functions = len(names)
+    # The runtime's first protocol-conformance lookup reads every conformance descriptor (`Mc`),
+    # wherever it lies; with data sections they can be placed together too.
+    symbols = subprocess.run(["nm", "--defined-only", binary], capture_output=True, text=True, check=True).stdout
+    for line in symbols.splitlines():
+        name = line.split()[-1]
+        if name.endswith("Mc") and name.startswith("$s") and name not in seen:
+            seen.add(name)
+            names.append(name)
     with open(OUT, "w") as handle:
         handle.write("\n".join(names) + "\n")
-    print(f"{len(names)} functions -> {OUT}")
+    print(f"{functions} functions and {len(names) - functions} conformance descriptors -> {OUT}")
     shutil.rmtree(WORK, ignore_errors=True)
 
 
