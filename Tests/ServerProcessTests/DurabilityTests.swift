@@ -18,13 +18,11 @@ import Testing
 
         let server = try await ServerProcess.start(database: database, arguments: ["--open-writes"])
         let base = server.baseURL
-        let acknowledged = Acknowledgements()
+        // Pull the plug once a good share of the posts has been answered: the acknowledgement that
+        // reaches the share sends SIGKILL itself (a polling task competed with the 1,000 request
+        // tasks for the concurrency pool and could come too late, after every post was answered).
+        let acknowledged = Acknowledgements(callingAt: Self.total / 3) { server.sendKill() }
         await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                // Pull the plug once a good share of the posts has been answered.
-                while await acknowledged.count < Self.total / 3 { try? await Task.sleep(for: .milliseconds(2)) }
-                server.kill()
-            }
             for index in 0..<Self.total {
                 group.addTask {
                     let body = #"{"uniqueKey":"k\#(index)","firstName":"F\#(index)","lastName":"L\#(index)","mapString":"post-\#(index)","mediaURL":"https://example.com/\#(index)","latitude":\#(Double(index % 180) - 89.5),"longitude":\#(Double(index % 360) - 179.5)}"#
@@ -35,6 +33,7 @@ import Testing
                 }
             }
         }
+        _ = server.waitForExit()
         let answered = await acknowledged.all
         #expect(answered.count >= Self.total / 3)
         #expect(answered.count < Self.total, "the kill came before every post was answered")
@@ -124,6 +123,18 @@ actor FirstFinisher {
 actor Acknowledgements {
     private(set) var all: [(Int, String)] = []
     var count: Int { all.count }
+    private let threshold: Int?
+    private let action: @Sendable () -> Void
 
-    func add(index: Int, objectId: String) { all.append((index, objectId)) }
+    /// - Parameters:
+    ///   - threshold: the number of acknowledgements at which `action` runs (once, inside `add`).
+    init(callingAt threshold: Int? = nil, _ action: @escaping @Sendable () -> Void = {}) {
+        self.threshold = threshold
+        self.action = action
+    }
+
+    func add(index: Int, objectId: String) {
+        all.append((index, objectId))
+        if all.count == threshold { action() }
+    }
 }

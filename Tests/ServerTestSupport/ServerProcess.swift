@@ -66,10 +66,9 @@ public final class ServerProcess: @unchecked Sendable {
         throw TestServerError("onthemap-server did not start: \(text)")
     }
 
-    /// SIGKILL: no cleanup, no flush — a crash.
-    public func kill() {
+    /// SIGKILL, without waiting for the exit (`waitForExit()` waits): no cleanup, no flush — a crash.
+    public func sendKill() {
         Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 
     /// SIGTERM, then waits for the exit; returns the exit status.
