@@ -28,6 +28,8 @@ import termios
 import threading
 import time
 
+import demo_server
+
 BIN = os.path.abspath(sys.argv[1])
 EXTERNAL = "--external" in sys.argv[2:]
 HOME = tempfile.mkdtemp(prefix="onthemap-bench-")
@@ -109,21 +111,8 @@ def frames(trace):
 def start_server():
     """An onthemap-server process with the demo class on a free port (for --external)."""
     global SERVER_URL
-    database = os.path.join(HOME, "server.sqlite")
-    subprocess.run([f"{BIN}/onthemap-server", "seed", "--demo", "--database", database], check=True, capture_output=True)
-    log_path = os.path.join(HOME, "server.log")
-    server = subprocess.Popen(
-        [f"{BIN}/onthemap-server", "serve", "--port", "0", "--database", database, "--log-level", "notice"],
-        stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        with open(log_path) as handle:
-            match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", handle.read())
-        if match:
-            SERVER_URL = match.group(1)
-            return server
-        time.sleep(0.05)
-    raise RuntimeError("onthemap-server did not start")
+    server, SERVER_URL = demo_server.start(BIN, HOME)
+    return server
 
 
 def main():

@@ -8,7 +8,8 @@ Usage: scripts/link-order.py <bin-dir>   (make bench-tui builds one: .build-tui/
 
 Runs a copy of <bin-dir>/onthemap without debug info (valgrind cannot read lld's DWARF 5) under
 callgrind on a pseudo-terminal, on the built-in server with the demo class: start, log in, the
-map with its pins, pans and zooms, quit. Then lists every function callgrind saw, and after them
+map with its pins, pans and zooms, quit; then the same against a separate onthemap-server
+(`--server`), when <bin-dir> has one. Then lists every function callgrind saw, and after them
 every protocol conformance descriptor (the Swift runtime's first conformance lookup reads all of
 them; built with data sections, lld places them together too). Names that the next link does not
 know are ignored, so a stale file only orders less.
@@ -25,6 +26,8 @@ import tempfile
 import termios
 import threading
 import time
+
+import demo_server
 
 BIN = os.path.abspath(sys.argv[1])
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "onthemap.order")
@@ -79,19 +82,31 @@ def main():
     binary = os.path.join(WORK, "onthemap")
     subprocess.run(["objcopy", "--strip-debug", f"{BIN}/onthemap", binary], check=True)
     run([binary])  # seeds the demo database
-    profile = os.path.join(WORK, "callgrind.out")
-    run([shutil.which("valgrind") or "/usr/bin/valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={profile}", binary], patience=5)
+    valgrind = shutil.which("valgrind") or "/usr/bin/valgrind"
     names, seen = [], set()
-    with open(profile, errors="replace") as handle:
-        for line in handle:
-            match = re.match(r"^c?fn=\(\d+\) (.+)$", line.rstrip("\n"))
-            if not match:
-                continue
-            name = re.sub(r"'\d+$", "", match.group(1).strip())
-            if name.startswith("0x") or name in seen:
-                continue
-            seen.add(name)
-            names.append(name)
+
+    def record(arguments):
+        profile = os.path.join(WORK, "callgrind.out")
+        run([valgrind, "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={profile}", binary] + arguments, patience=5)
+        with open(profile, errors="replace") as handle:
+            for line in handle:
+                match = re.match(r"^c?fn=\(\d+\) (.+)$", line.rstrip("\n"))
+                if not match:
+                    continue
+                name = re.sub(r"'\d+$", "", match.group(1).strip())
+                if name.startswith("0x") or name in seen:
+                    continue
+                seen.add(name)
+                names.append(name)
+
+    record([])  # the built-in server, the default
+    if os.path.exists(f"{BIN}/onthemap-server"):  # and against a separate server (--server)
+        server, url = demo_server.start(BIN, WORK)
+        try:
+            record(["--server", url])
+        finally:
+            server.terminate()
+            server.wait()
     functions = len(names)
     # The runtime's first protocol-conformance lookup reads every conformance descriptor (`Mc`),
     # wherever it lies; with data sections they can be placed together too.
