@@ -330,12 +330,14 @@ def document():
     paths.update(location_paths("/v1/StudentLocation", True, "v1"))
     paths.update(location_paths("/parse/classes/StudentLocation", False, "parse"))
     paths.update(location_paths("/1/classes/StudentLocation", False, "one"))
+    def health(status):
+        return {"type": "object", "required": ["status"], "properties": {"status": {"const": status}}}
+
     paths["/healthz"] = {"get": {
         "operationId": "health", "tags": ["Operations"], "summary": "The database is reachable.",
         "responses": {
-            "200": response("Healthy.", {"type": "object", "required": ["status"], "properties": {"status": {"const": "ok"}}}),
-            "503": response("The database does not answer.",
-                            {"type": "object", "required": ["status"], "properties": {"status": {"const": "unavailable"}}}),
+            "200": response("Healthy.", health("ok")),
+            "503": response("The database does not answer.", health("unavailable")),
         },
     }}
     paths["/openapi.json"] = {"get": {
