@@ -82,7 +82,6 @@ public enum ServerApplication {
         configuration: ServerConfiguration, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> Built {
         let opened = try await openStorage(configuration, logger: logger)
-        if configuration.metrics { _ = ServerMetrics.registry }  // before the storage's metrics are made
         let storage: any ServerStorage = configuration.metrics ? MeasuredStorage(opened) : opened
         let router = buildRouter(storage: storage, configuration: configuration)
         let application = Application(

@@ -17,6 +17,7 @@ struct MeasuredStorage: ServerStorage {
     private let backend: String
 
     init(_ base: any ServerStorage) {
+        _ = ServerMetrics.registry  // bootstraps swift-metrics before the metrics below are made
         self.base = base
         backend = base.backendName
         inFlight = Meter(label: "onthemap_db_operations_in_flight", dimensions: [("backend", backend)])
