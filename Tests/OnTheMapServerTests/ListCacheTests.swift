@@ -62,11 +62,7 @@ import Testing
         // However slowly a loaded machine got here: the bound is the lifetime (SQLite) or the
         // notification (PostgreSQL), plus slack for answering.
         let deadline = max(seeded, cachedAt + .seconds(backend == .sqlite ? lifetime : 0)) + .seconds(3)
-        var count = try await Self.results(server).count
-        while count != 3, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-            count = try await Self.results(server).count
-        }
+        let count = try await poll(until: deadline, { try await Self.results(server).count }) { $0 == 3 }
         #expect(count == 3, "seeded \(seeded - cachedAt) after caching; gave up \(ContinuousClock.now - cachedAt) after")
     }
 

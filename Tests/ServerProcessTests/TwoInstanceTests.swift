@@ -43,11 +43,8 @@ import Testing
         // The first instance cleared its cache at its own write; the second heard of it through
         // PostgreSQL (NOTIFY at commit), normally within milliseconds.
         #expect(try await Self.objectIds(first, newest) == [objectId])
-        let deadline = ContinuousClock.now + .seconds(2)
-        var seen = try await Self.objectIds(second, newest)
-        while seen != [objectId], ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-            seen = try await Self.objectIds(second, newest)
+        let seen = try await poll(until: .now + .seconds(2), { try await Self.objectIds(second, newest) }) {
+            $0 == [objectId]
         }
         #expect(seen == [objectId])
 
