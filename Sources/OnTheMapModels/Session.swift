@@ -85,17 +85,20 @@ public struct SignUpRequest: Codable, Sendable, Hashable {
     public var password: String
     public var firstName: String
     public var lastName: String
+    /// The invite code, when the server's sign-up policy is `invite` (`SignUpPolicy`).
+    public var invite: String?
 
     enum CodingKeys: String, CodingKey {
-        case email, password
+        case email, password, invite
         case firstName = "first_name"
         case lastName = "last_name"
     }
 
-    public init(email: String, password: String, firstName: String, lastName: String) {
+    public init(email: String, password: String, firstName: String, lastName: String, invite: String? = nil) {
         self.email = email
         self.password = password
         self.firstName = firstName
         self.lastName = lastName
+        self.invite = invite
     }
 }
