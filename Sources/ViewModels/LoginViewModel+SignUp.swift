@@ -1,3 +1,4 @@
+import Foundation
 import APIClient
 import OnTheMapModels
 
@@ -31,8 +32,10 @@ extension LoginViewModel {
             let hadCode = signUpPolicy == .invite && !invite.trimmingCharacters(in: .whitespaces).isEmpty
             learn(.invite)
             focus = .invite
+            var reason = message.trimmingCharacters(in: .whitespaces)
+            while reason.hasSuffix(".") { reason.removeLast() }
             return hadCode
-                ? "The invite code was not accepted (\(message)). Check it, or ask for a new one."
+                ? "The invite code was not accepted (\(reason)). Check it, or ask for a new one."
                 : "This server signs people up by invitation: enter the invite code you were given."
         case .signUpClosed:
             learn(.closed)
