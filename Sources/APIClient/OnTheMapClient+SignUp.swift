@@ -22,7 +22,8 @@ extension OnTheMapClient {
         case 404, 405, 501:
             return .originalServices
         default:
-            throw sessionError(status: response.statusCode, payload: payload, response: response, credentialsAreWrongOn403: false)
+            throw sessionError(
+                status: response.statusCode, payload: payload, response: response, credentialsAreWrongOn403: false)
         }
     }
 

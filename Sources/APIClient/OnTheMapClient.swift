@@ -209,7 +209,8 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
     static func error(status: Int, message: String, response: HTTPURLResponse? = nil) -> APIError {
         if status == 429 {
             return .tooManyRequests(
-                retryAfter: RetryDelay.seconds(header: response?.value(forHTTPHeaderField: "Retry-After")), message: message)
+                retryAfter: RetryDelay.seconds(header: response?.value(forHTTPHeaderField: "Retry-After")),
+                message: message)
         }
         return status >= 500 ? .serverError(status: status, message: message) : .refused(status: status, message: message)
     }

@@ -29,7 +29,8 @@ public enum PlainHTTPWarning {
         guard inet_pton(AF_INET6, name, &v6) == 1 else { return false }
         let bytes = withUnsafeBytes(of: v6) { Array($0) }
         let loopback = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
-        let mappedLoopback = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+        let mappedLoopback =
+            bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
         return loopback || mappedLoopback
     }
 }

@@ -33,7 +33,8 @@ public enum SafeText {
     public static func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00..<0x20, 0x7F, 0x80..<0xA0: return true
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: return true  // bidi marks, embeddings, overrides, isolates
+        // Bidi marks, embeddings, overrides and isolates.
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: return true
         case 0xFFF9...0xFFFB, 0xFEFF: return true  // interlinear annotations, BOM
         default: return false
         }

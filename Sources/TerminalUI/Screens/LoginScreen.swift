@@ -67,8 +67,8 @@ public enum LoginScreen {
             below += 1
         }
         if let warning = model.transportWarning {
-            for line in TextWrap.lines((ascii ? "! " : "⚠ ") + SafeText.clean(warning), width: min(76, width - 2)).prefix(2)
-            where below + 1 < height {
+            let text = (ascii ? "! " : "⚠ ") + SafeText.clean(warning)
+            for line in TextWrap.lines(text, width: min(76, width - 2)).prefix(2) where below + 1 < height {
                 buffer.putCentered(line, in: Rect(x: 0, y: below, width: width, height: 1), style: .danger)
                 below += 1
             }
