@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo"]),
 
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "OnTheMapServer"], exclude: ["Snapshots"]),
-        .testTarget(name: "GeoTests", dependencies: ["Geo", "OnTheMapServer"]),
+        .testTarget(name: "GeoTests", dependencies: ["Geo", "OnTheMapServer", "ServerTestSupport"]),
 
         // MARK: - Server
 
@@ -142,7 +142,7 @@ let package = Package(
             name: "TerminalUITests", dependencies: ["TerminalUI", "ViewModels", "APIClient", "Geo", "OnTheMapModels"],
             exclude: ["Snapshots"]),
         .testTarget(name: "ServerProcessTests", dependencies: ["ServerTestSupport"]),
-        .testTarget(name: "OnTheMapCLITests", dependencies: ["onthemap", "OnTheMapModels"]),
+        .testTarget(name: "OnTheMapCLITests", dependencies: ["onthemap", "OnTheMapModels", "ServerTestSupport"]),
         .testTarget(name: "APIClientTests", dependencies: ["APIClient", "OnTheMapModels", "ServerTestSupport"]),
         .testTarget(
             name: "OnTheMapServerTests",

@@ -10,6 +10,14 @@ public enum APIError: Error, Sendable, Equatable {
     case invalidCredentials(message: String)
     /// Any other 4xx, with the server's own message.
     case refused(status: Int, message: String)
+    /// 429: too many requests (logins, sign-ups) from this address; `retryAfter` is the server's
+    /// `Retry-After` in seconds, when it sent one.
+    case tooManyRequests(retryAfter: Int?, message: String)
+    /// 403 to a sign-up with `"parameter":"invite"`: the server signs up by invitation and the code
+    /// was missing, wrong, used up or expired.
+    case inviteRejected(message: String)
+    /// Any other 403 to a sign-up: the server takes no sign-ups (`--signup closed`).
+    case signUpClosed(message: String)
     /// 5xx.
     case serverError(status: Int, message: String)
     /// The answer was not what the contract says (not JSON, missing fields).
@@ -28,6 +36,12 @@ public enum APIError: Error, Sendable, Equatable {
             return "Wrong email or password."
         case .refused(_, let message):
             return "The server refused the request: \(message)"
+        case .tooManyRequests(let retryAfter, _):
+            return "Too many requests; the server is holding them back. Try again \(RetryDelay.text(retryAfter))."
+        case .inviteRejected(let message):
+            return "This server signs people up by invitation; the invite code was not accepted: \(message)"
+        case .signUpClosed:
+            return "This server does not take sign-ups. Ask its operator for an account, then log in."
         case .serverError(let status, let message):
             return message.isEmpty ? "The server failed (HTTP \(status)). Try again later." : "The server failed (HTTP \(status)): \(message)"
         case .unreadableResponse:
@@ -45,6 +59,10 @@ extension APIError: CustomStringConvertible {
         case .unreadableResponse(let detail): return "unreadable response: \(detail)"
         case .invalidCredentials(let message): return "invalid credentials: \(message)"
         case .refused(let status, let message): return "HTTP \(status): \(message)"
+        case .tooManyRequests(let retryAfter, let message):
+            return "HTTP 429 (Retry-After: \(retryAfter.map(String.init) ?? "none")): \(message)"
+        case .inviteRejected(let message): return "HTTP 403 (invite): \(message)"
+        case .signUpClosed(let message): return "HTTP 403 (sign-up closed): \(message)"
         case .serverError(let status, let message): return "HTTP \(status): \(message)"
         default: return userMessage
         }

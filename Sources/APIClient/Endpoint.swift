@@ -6,6 +6,7 @@ struct Endpoint {
 
     var session: String { dialect == .v1 ? "/v1/session" : "/api/session" }
     var users: String { dialect == .v1 ? "/v1/users" : "/api/users" }
+    var authProviders: String { dialect == .v1 ? "/v1/auth/providers" : "/api/auth/providers" }
     var studentLocation: String { dialect == .v1 ? "/v1/StudentLocation" : "/parse/classes/StudentLocation" }
 
     func user(_ key: String) -> String { users + "/" + QueryString.escape(key) }

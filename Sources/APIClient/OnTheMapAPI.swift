@@ -35,6 +35,9 @@ public struct LocationQuery: Sendable, Hashable {
 public protocol OnTheMapAPI: Sendable {
     /// Logs in with email and password; later writes are sent with this session.
     func logIn(email: String, password: String) async throws(APIError) -> UserSession
+    /// How this server lets people in, above all its sign-up policy (`GET …/auth/providers`). A
+    /// server without the endpoint (the original services) answers password login, open sign-up.
+    func authProviders() async throws(APIError) -> AuthProviders
     /// Creates an account and logs into it.
     func signUp(_ request: SignUpRequest) async throws(APIError) -> UserSession
     /// Deletes the current session (with the XSRF header) and forgets it.
@@ -68,6 +71,10 @@ public struct UsableLocationsPage: Sendable, Equatable {
 }
 
 extension OnTheMapAPI {
+    /// Without a discovery of its own, an API is taken as the original services were: password
+    /// login, open sign-up.
+    public func authProviders() async throws(APIError) -> AuthProviders { .originalServices }
+
     /// The `count` most recent usable locations, fetching further pages when rows had to be
     /// skipped, so that broken rows do not shorten the list.
     /// - Returns: the locations and the number of rows skipped on the way.
@@ -101,4 +108,9 @@ extension OnTheMapAPI {
             list: StudentLocationList(locations: collected, skipped: skipped), rowsRead: offset - skip,
             isExhausted: exhausted)
     }
+}
+
+extension AuthProviders {
+    /// What a server that has no `…/auth/providers` endpoint offers: password login, open sign-up.
+    public static let originalServices = AuthProviders(providers: [Provider(type: "password", signup: .open)])
 }

@@ -46,7 +46,7 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         let (data, response) = try await send("POST", endpoint.session, body: body)
         let payload = XSSIPrefix.strip(data)
         guard response.statusCode == 200 else {
-            throw sessionError(status: response.statusCode, payload: payload)
+            throw sessionError(status: response.statusCode, payload: payload, response: response)
         }
         return try adoptSession(payload, response)
     }
@@ -55,7 +55,7 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         let (data, response) = try await send("POST", endpoint.users, body: try encode(request))
         let payload = XSSIPrefix.strip(data)
         guard (200..<300).contains(response.statusCode) else {
-            throw sessionError(status: response.statusCode, payload: payload, credentialsAreWrongOn403: false)
+            throw signUpError(response, payload: payload)
         }
         return try adoptSession(payload, response)
     }
@@ -159,12 +159,12 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         if let current = currentSession { headers["Authorization"] = "Bearer \(current.sessionID)" }
         let (data, response) = try await send(method, path, query: query, headers: headers, body: body)
         guard (200..<300).contains(response.statusCode) else {
-            throw Self.error(status: response.statusCode, message: Self.message(in: data))
+            throw Self.error(status: response.statusCode, message: Self.message(in: data), response: response)
         }
         return data
     }
 
-    private func send(
+    func send(
         _ method: String, _ path: String, query: [(String, String)] = [], headers: [String: String] = [:],
         body: Data? = nil
     ) async throws(APIError) -> (Data, HTTPURLResponse) {
@@ -196,20 +196,27 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         }
     }
 
-    private func sessionError(status: Int, payload: Data, credentialsAreWrongOn403: Bool = true) -> APIError {
+    func sessionError(
+        status: Int, payload: Data, response: HTTPURLResponse? = nil, credentialsAreWrongOn403: Bool = true
+    ) -> APIError {
         let message = (try? JSONDecoder().decode(UdacityErrorBody.self, from: payload))?.error ?? Self.message(in: payload)
         if status == 403 && credentialsAreWrongOn403 {
             return .invalidCredentials(message: message)
         }
-        return Self.error(status: status, message: message)
+        return Self.error(status: status, message: message, response: response)
     }
 
-    private static func error(status: Int, message: String) -> APIError {
-        status >= 500 ? .serverError(status: status, message: message) : .refused(status: status, message: message)
+    static func error(status: Int, message: String, response: HTTPURLResponse? = nil) -> APIError {
+        if status == 429 {
+            return .tooManyRequests(
+                retryAfter: RetryDelay.seconds(header: response?.value(forHTTPHeaderField: "Retry-After")),
+                message: message)
+        }
+        return status >= 500 ? .serverError(status: status, message: message) : .refused(status: status, message: message)
     }
 
     /// The `error` text of a JSON error body, or a short plain-text excerpt.
-    private static func message(in data: Data) -> String {
+    static func message(in data: Data) -> String {
         if let body = try? JSONDecoder().decode(JSONValue.self, from: XSSIPrefix.strip(data)),
             let message = body["error"]?.stringValue
         {

@@ -19,13 +19,40 @@ public enum SafeText {
                 skipString(&scalars)
             case 0x09, 0x0A, 0x0D:
                 output.append(" ")
-            case 0x00..<0x20, 0x7F, 0x80..<0xA0:
-                continue
-            case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C:  // bidi marks, embeddings, overrides, isolates
-                continue
-            case 0xFFF9...0xFFFB, 0xFEFF:  // interlinear annotations, BOM
-                continue
             default:
+                if !isTerminalControl(scalar) { output.append(scalar) }
+            }
+        }
+        return String(output)
+    }
+
+    /// Whether `scalar` may act on a terminal or reorder text instead of showing as itself: C0
+    /// controls, DEL, C1 controls, the bidirectional marks, embeddings, overrides and isolates,
+    /// the interlinear annotation characters and the BOM. `clean` drops them; `escapingControls(inJSON:)`
+    /// writes them as `\uXXXX`.
+    public static func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00..<0x20, 0x7F, 0x80..<0xA0: return true
+        // Bidi marks, embeddings, overrides and isolates.
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: return true
+        case 0xFFF9...0xFFFB, 0xFEFF: return true  // interlinear annotations, BOM
+        default: return false
+        }
+    }
+
+    /// JSON text with every terminal control inside its strings written as a `\uXXXX` escape, so
+    /// that the data stays exact (a parser reads back the same strings) and no such scalar
+    /// reaches the terminal raw. `JSONEncoder` escapes C0 but leaves DEL, C1 and the bidi
+    /// controls as they are. Tab, line feed and carriage return are left alone: outside strings
+    /// they are JSON's whitespace (pretty-printing), and inside strings the encoder has already
+    /// escaped them. All the controls are in the BMP, so one `\uXXXX` each is enough.
+    public static func escapingControls(inJSON json: String) -> String {
+        var output = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if isTerminalControl(scalar), ![0x09, 0x0A, 0x0D].contains(scalar.value) {
+                let hex = String(scalar.value, radix: 16, uppercase: false)
+                output.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
                 output.append(scalar)
             }
         }

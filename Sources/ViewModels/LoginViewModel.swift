@@ -4,7 +4,7 @@ import OnTheMapModels
 
 /// The fields and buttons of the login and sign-up forms, in focus order.
 public enum LoginField: Sendable, Hashable {
-    case firstName, lastName, email, password, submit, switchMode
+    case firstName, lastName, email, password, invite, submit, switchMode
 }
 
 /// The login screen's state machine: fields, focus, the request in flight, and what went wrong.
@@ -18,6 +18,8 @@ public final class LoginViewModel {
     public var password = ""
     public var firstName = ""
     public var lastName = ""
+    /// The invite code, asked for only when the server's sign-up policy is `invite`.
+    public var invite = ""
     public var focus: LoginField = .email
     public private(set) var isBusy = false
     /// A blocking message shown in an alert until dismissed.
@@ -29,8 +31,16 @@ public final class LoginViewModel {
     public private(set) var flashedField: LoginField?
     /// A hint shown under the form (the demo account on the embedded server).
     public let hint: String?
+    /// Shown on the form when the password would travel over plain http:// to another machine
+    /// (`PlainHTTPWarning`).
+    public var transportWarning: String?
+    /// The server's sign-up policy, learned when the sign-up form opens (`GET …/auth/providers`)
+    /// or from a refused sign-up; nil until known, which the form treats as `open`.
+    public internal(set) var signUpPolicy: SignUpPolicy?
+    /// The discovery under way, if any (tests await it).
+    public internal(set) var discovery: Task<Void, Never>?
 
-    private let api: any OnTheMapAPI
+    let api: any OnTheMapAPI
 
     public init(api: any OnTheMapAPI, hint: String? = nil) {
         self.api = api
@@ -39,9 +49,12 @@ public final class LoginViewModel {
 
     /// The focusable items of the current mode, in order.
     public var fields: [LoginField] {
-        mode == .logIn
-            ? [.email, .password, .submit, .switchMode]
-            : [.firstName, .lastName, .email, .password, .submit, .switchMode]
+        switch (mode, signUpPolicy) {
+        case (.logIn, _): [.email, .password, .submit, .switchMode]
+        case (.signUp, .closed): [.switchMode]
+        case (.signUp, .invite): [.firstName, .lastName, .email, .password, .invite, .submit, .switchMode]
+        case (.signUp, _): [.firstName, .lastName, .email, .password, .submit, .switchMode]
+        }
     }
 
     public func focusNext(forward: Bool = true) {
@@ -50,11 +63,13 @@ public final class LoginViewModel {
         focus = order[(index + (forward ? 1 : order.count - 1)) % order.count]
     }
 
-    /// Switches between logging in and signing up, keeping email and password.
+    /// Switches between logging in and signing up, keeping email and password. Opening the
+    /// sign-up form asks the server for its sign-up policy.
     public func toggleMode() {
         mode = mode == .logIn ? .signUp : .logIn
         focus = fields[0]
         flashedField = nil
+        if mode == .signUp { discoverSignUpPolicy() }
     }
 
     /// Types into the focused text field.
@@ -78,16 +93,18 @@ public final class LoginViewModel {
         case .password: change(&password)
         case .firstName: change(&firstName)
         case .lastName: change(&lastName)
+        case .invite: change(&invite)
         case .submit, .switchMode: break
         }
     }
 
     /// The first required field that is empty, if any.
     public var firstEmptyField: LoginField? {
-        let required: [(LoginField, String)] =
+        var required: [(LoginField, String)] =
             mode == .logIn
             ? [(.email, email), (.password, password)]
             : [(.firstName, firstName), (.lastName, lastName), (.email, email), (.password, password)]
+        if mode == .signUp, signUpPolicy == .invite { required.append((.invite, invite)) }
         return required.first { $0.1.trimmingCharacters(in: .whitespaces).isEmpty }?.0
     }
 
@@ -95,6 +112,10 @@ public final class LoginViewModel {
     /// Returns the session on success; on failure sets `alert`.
     public func submit() async -> UserSession? {
         guard !isBusy else { return nil }
+        if mode == .signUp, signUpPolicy == .closed {
+            alert = APIError.signUpClosed(message: "").userMessage
+            return nil
+        }
         if let empty = firstEmptyField {
             flashedField = empty
             focus = empty
@@ -110,13 +131,16 @@ public final class LoginViewModel {
             case .logIn:
                 session = try await api.logIn(email: trimmedEmail, password: password)
             case .signUp:
+                let code = invite.trimmingCharacters(in: .whitespaces)
                 session = try await api.signUp(
-                    SignUpRequest(email: trimmedEmail, password: password, firstName: firstName, lastName: lastName))
+                    SignUpRequest(
+                        email: trimmedEmail, password: password, firstName: firstName, lastName: lastName,
+                        invite: signUpPolicy == .invite && !code.isEmpty ? code : nil))
             }
             password = ""
             return session
         } catch {
-            alert = error.userMessage
+            alert = mode == .signUp ? signUpRefused(error) : logInRefused(error)
             lastError = error
             // A refused password is retyped, not edited: clear it and put the cursor there.
             if case .invalidCredentials = error {
@@ -138,6 +162,7 @@ public final class LoginViewModel {
         password = ""
         firstName = ""
         lastName = ""
+        invite = ""
         alert = nil
         flashedField = nil
         focus = email.isEmpty ? .email : .password

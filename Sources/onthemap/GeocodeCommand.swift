@@ -25,7 +25,7 @@ struct GeocodeCommand: AsyncParsableCommand {
             throw Self.fail(error.userMessage)
         }
         if let notice = result.notice {
-            FileHandle.standardError.write(Data("onthemap: \(notice)\n".utf8))
+            Diagnostics.warn(notice)
         }
         let output = json ? try GeocodeOutput.json(result) : GeocodeOutput.text(result)
         FileHandle.standardOutput.write(Data(output.utf8))

@@ -37,7 +37,8 @@ enum GeocodeOutput {
             notice: result.notice)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+        // An online geocoder's names may carry C1 and bidi controls: escaped, never raw.
+        return SafeText.escapingControls(inJSON: String(decoding: try encoder.encode(document), as: UTF8.self)) + "\n"
     }
 
     /// "37.38605,-122.08385<TAB>Mountain View, California, United States<TAB>city", then one

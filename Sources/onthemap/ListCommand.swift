@@ -21,8 +21,8 @@ struct ListCommand: AsyncParsableCommand {
     func run() async throws {
         let list = try await serverOptions.recentLocations(count: limit)
         if list.skipped > 0 {
-            FileHandle.standardError.write(
-                Data("onthemap: skipped \(list.skipped) row\(list.skipped == 1 ? "" : "s") with unusable data (no objectId, or no valid coordinates).\n".utf8))
+            Diagnostics.warn(
+                "skipped \(list.skipped) row\(list.skipped == 1 ? "" : "s") with unusable data (no objectId, or no valid coordinates).")
         }
         let output: String =
             switch format {

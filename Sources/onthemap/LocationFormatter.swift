@@ -8,10 +8,10 @@ enum LocationFormatter {
     static func json(_ locations: [StudentInformation]) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // JSONEncoder escapes C0 controls but leaves C1 controls and bidi overrides raw. Escaping
-        // them (rather than cleaning the fields) keeps the data exact and the output terminal-safe.
+        // Escaping the controls (rather than cleaning the fields) keeps the data exact and the
+        // output terminal-safe.
         let text = String(decoding: try encoder.encode(locations), as: UTF8.self)
-        return escapeTerminalControls(text) + "\n"
+        return SafeText.escapingControls(inJSON: text) + "\n"
     }
 
     /// CSV (RFC 4180), text cleaned, and cells that a spreadsheet would run as a formula quoted with `'`.
@@ -54,22 +54,6 @@ enum LocationFormatter {
             return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
         return text
-    }
-
-    /// `\u{…}` escapes for C1 controls, DEL and bidi controls inside JSON text.
-    private static func escapeTerminalControls(_ json: String) -> String {
-        var output = String.UnicodeScalarView()
-        for scalar in json.unicodeScalars {
-            let value = scalar.value
-            if value == 0x7F || (0x80..<0xA0).contains(value) || (0x202A...0x202E).contains(value)
-                || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F || value == 0x061C
-            {
-                output.append(contentsOf: String(format: "\\u%04x", value).unicodeScalars)
-            } else {
-                output.append(scalar)
-            }
-        }
-        return String(output)
     }
 }
 

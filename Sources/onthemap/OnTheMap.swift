@@ -12,4 +12,19 @@ struct OnTheMap: AsyncParsableCommand {
             """,
         subcommands: [TUICommand.self, ListCommand.self, MapCommand.self, GeocodeCommand.self],
         defaultSubcommand: TUICommand.self)
+
+    /// `AsyncParsableCommand.main`, with every error printed by `Diagnostics` (cleaned) instead of
+    /// by argument-parser directly.
+    static func main() async {
+        do {
+            var command = try await asyncParseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            Diagnostics.exit(with: error, command: self)
+        }
+    }
 }

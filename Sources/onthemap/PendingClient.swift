@@ -17,6 +17,10 @@ struct PendingClient: OnTheMapAPI {
         try await client().logIn(email: email, password: password)
     }
 
+    func authProviders() async throws(APIError) -> AuthProviders {
+        try await client().authProviders()
+    }
+
     func signUp(_ request: SignUpRequest) async throws(APIError) -> UserSession {
         try await client().signUp(request)
     }

@@ -6,12 +6,7 @@ extension ServerOptions {
     /// The `count` most recent usable locations from the configured (or built-in) server; on
     /// failure, one line on stderr and exit status 1. The built-in server is stopped afterwards.
     func recentLocations(count: Int) async throws -> StudentLocationList {
-        let connection: Connection
-        do {
-            connection = try await connect()
-        } catch let failure as CommandFailure {
-            throw ListCommand.fail(failure.description)
-        }
+        let connection = try await connect()
         let result: Result<StudentLocationList, APIError>
         do {
             result = .success(try await connection.client.recentLocations(count: count))

@@ -33,6 +33,14 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
+    /// Warns once on stderr when a password would go to the configured server over plain http://
+    /// to a host that is not loopback (`PlainHTTPWarning`); the built-in server is loopback.
+    func warnAboutPlainHTTP() {
+        if let text = configuredServer, let url = URL(string: text), let message = PlainHTTPWarning.message(for: url) {
+            Diagnostics.warn("warning: " + message)
+        }
+    }
+
     /// A client for the configured server, or for an embedded one started now. `silent` drops
     /// the embedded server's log entirely (the TUI owns the terminal).
     func connect(silent: Bool = false) async throws -> Connection {
@@ -68,6 +76,7 @@ struct Connection {
 }
 
 /// A failure that ends a command with one line on stderr and exit status 1 — never a stack trace.
+/// `Diagnostics.exit` prints it.
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
 
@@ -75,9 +84,9 @@ struct CommandFailure: Error, CustomStringConvertible {
 }
 
 extension ParsableCommand {
-    /// Prints `message` to stderr as `onthemap: message` and exits with status 1.
-    static func fail(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("onthemap: \(message)\n".utf8))
-        return ExitCode(1)
+    /// The failure that ends the command with `onthemap: message` on stderr (cleaned, by
+    /// `Diagnostics`) and status 1.
+    static func fail(_ message: String) -> CommandFailure {
+        CommandFailure(message)
     }
 }

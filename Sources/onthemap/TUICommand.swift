@@ -2,6 +2,7 @@ import APIClient
 import ArgumentParser
 import Foundation
 import Geo
+import SafeText
 import TerminalNCurses
 import TerminalUI
 import ViewModels
@@ -41,6 +42,9 @@ struct TUICommand: AsyncParsableCommand {
 
     @MainActor
     private func runApp() async throws {
+        // Before curses owns the screen, so that it stays in the terminal's scrollback; the login
+        // screen repeats it.
+        serverOptions.warnAboutPlainHTTP()
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw Self.fail(
                 "the app needs a terminal (stdin and stdout must be a TTY); for scripts use `onthemap list`.")
@@ -68,6 +72,8 @@ struct TUICommand: AsyncParsableCommand {
             hint: embedded ? "Built-in demo server · log in with demo@onthemap.example / onthemap" : nil,
             cache: LocationCache.forServer(embedded ? "built-in" : name, environment: environment),
             ascii: backend.asciiOnly)
+        app.login.transportWarning = serverOptions.configuredServer.flatMap(URL.init(string:)).flatMap(
+            PlainHTTPWarning.message(for:))
         if let path = environment["ONTHEMAP_TRACE"], !path.isEmpty { app.trace = FrameTrace(path: path) }
         Task {
             if let connection = await connecting.value, embedded {
@@ -78,7 +84,7 @@ struct TUICommand: AsyncParsableCommand {
         backend.shutdown()
         await connecting.value?.close()
         for link in app.unopenedLinks {
-            print("Link that could not be opened: \(link)")
+            print("Link that could not be opened: \(SafeText.clean(link))")
         }
     }
 }

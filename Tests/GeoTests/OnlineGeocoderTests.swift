@@ -1,17 +1,18 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import Geo
 
 @Suite(.serialized) struct OnlineGeocoderTests {
-    func settings(_ server: ReplayServer, interval: Duration = .milliseconds(10)) -> OnlineGeocoderSettings {
+    func settings(_ server: StandInServer, interval: Duration = .milliseconds(10)) -> OnlineGeocoderSettings {
         OnlineGeocoderSettings(
             baseURL: server.baseURL, userAgent: "onthemap-tests/1.0 (test@example.com)", minimumInterval: interval,
             timeout: 5)
     }
 
     @Test func nominatimAnswersAndIdentifiesItself() async throws {
-        let server = try ReplayServer { _ in (200, RecordedResponses.nominatimMountainView) }
+        let server = try StandInServer.answering { _ in (200, RecordedResponses.nominatimMountainView) }
         defer { server.stop() }
         let geocoder = OnlineGeocoder(service: .nominatim, settings: settings(server), fallback: nil)
         let result = try await geocoder.geocode("Mountain View, CA")
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func nominatimStreetAddressIsAddressPrecision() async throws {
-        let server = try ReplayServer { _ in (200, RecordedResponses.nominatimAddress) }
+        let server = try StandInServer.answering { _ in (200, RecordedResponses.nominatimAddress) }
         defer { server.stop() }
         let geocoder = OnlineGeocoder(service: .nominatim, settings: settings(server), fallback: nil)
         let result = try await geocoder.geocode("1600 Amphitheatre Parkway, Mountain View, CA")
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func photonAnswersWithItsExtent() async throws {
-        let server = try ReplayServer { _ in (200, RecordedResponses.photonBerlin) }
+        let server = try StandInServer.answering { _ in (200, RecordedResponses.photonBerlin) }
         defer { server.stop() }
         let geocoder = OnlineGeocoder(service: .photon, settings: settings(server), fallback: nil)
         let result = try await geocoder.geocode("Berlin")
@@ -55,7 +56,7 @@ import Testing
     }
 
     @Test func answersAreCached() async throws {
-        let server = try ReplayServer { _ in (200, RecordedResponses.nominatimMountainView) }
+        let server = try StandInServer.answering { _ in (200, RecordedResponses.nominatimMountainView) }
         defer { server.stop() }
         let geocoder = OnlineGeocoder(service: .nominatim, settings: settings(server), fallback: nil)
         let first = try await geocoder.geocode("Mountain View, CA")
@@ -65,7 +66,7 @@ import Testing
     }
 
     @Test func atMostOneRequestPerInterval() async throws {
-        let server = try ReplayServer { _ in (200, RecordedResponses.nominatimMountainView) }
+        let server = try StandInServer.answering { _ in (200, RecordedResponses.nominatimMountainView) }
         defer { server.stop() }
         let geocoder = OnlineGeocoder(
             service: .nominatim, settings: settings(server, interval: .milliseconds(300)), fallback: nil)
@@ -94,7 +95,7 @@ import Testing
     }
 
     @Test func serverErrorsAndBadAnswersFallBack() async throws {
-        let server = try ReplayServer { target in target.contains("broken") ? (200, "<html>oops") : (503, "{}") }
+        let server = try StandInServer.answering { target in target.contains("broken") ? (200, "<html>oops") : (503, "{}") }
         defer { server.stop() }
         let geocoder = OnlineGeocoder(service: .nominatim, settings: settings(server))
         let busy = try await geocoder.geocode("London, UK")
@@ -105,7 +106,7 @@ import Testing
     }
 
     @Test func nothingFoundIsNotFound() async throws {
-        let server = try ReplayServer { target in
+        let server = try StandInServer.answering { target in
             target.hasPrefix("/api") ? (200, RecordedResponses.photonEmpty) : (200, RecordedResponses.empty)
         }
         defer { server.stop() }

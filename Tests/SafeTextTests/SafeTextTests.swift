@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SafeText
@@ -30,6 +31,20 @@ import Testing
         }
         let cleaned = SafeText.clean(all + all)
         #expect(!cleaned.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) })
+    }
+
+    @Test func jsonKeepsTheDataAndEscapesEveryControl() throws {
+        var all = ""
+        for value in Array(UInt32(0)..<0x300) + [0x061C, 0x200E, 0x200F, 0x202A, 0x202E, 0x2066, 0x2069, 0xFEFF] {
+            if let scalar = Unicode.Scalar(value) { all.unicodeScalars.append(scalar) }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let json = SafeText.escapingControls(inJSON: String(decoding: try encoder.encode(["a": all, "b": all]), as: UTF8.self))
+        // Only the pretty-printing's own line breaks are left raw.
+        #expect(json.unicodeScalars.allSatisfy { $0 == "\n" || !SafeText.isTerminalControl($0) })
+        #expect(json.contains("\\u009b") && json.contains("\\u202e") && json.contains("\\u007f"))
+        #expect(try JSONDecoder().decode([String: String].self, from: Data(json.utf8)) == ["a": all, "b": all])
     }
 
     @Test func measuresColumns() {

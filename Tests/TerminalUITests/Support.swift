@@ -29,10 +29,16 @@ actor StubAPI: OnTheMapAPI {
     var rows: [StudentInformation]
     var failLogin: APIError?
     var mine: [StudentInformation] = []
+    var signUpPolicy: SignUpPolicy
 
-    init(rows: [StudentInformation] = SampleRows.all, failLogin: APIError? = nil) {
+    init(rows: [StudentInformation] = SampleRows.all, failLogin: APIError? = nil, signUpPolicy: SignUpPolicy = .open) {
         self.rows = rows
         self.failLogin = failLogin
+        self.signUpPolicy = signUpPolicy
+    }
+
+    func authProviders() async throws(APIError) -> AuthProviders {
+        AuthProviders(providers: [.init(type: "password", signup: signUpPolicy)])
     }
 
     func logIn(email: String, password: String) async throws(APIError) -> UserSession {

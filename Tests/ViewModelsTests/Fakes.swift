@@ -14,6 +14,11 @@ actor FakeAPI: OnTheMapAPI {
     var locationsError: APIError?
     var mine: [StudentInformation] = []
     var user = PublicUser(key: "u1", firstName: "Ada", lastName: "Lovelace")
+    /// What `GET …/auth/providers` answers.
+    var providers: Result<AuthProviders, APIError> = .success(.originalServices)
+    /// When set, what a sign-up answers (else `loginResult`).
+    var signUpResult: Result<UserSession, APIError>?
+    private(set) var signUps: [SignUpRequest] = []
     private(set) var calls: [String] = []
     private(set) var created: [NewStudentLocation] = []
     private(set) var updated: [(String, NewStudentLocation)] = []
@@ -29,9 +34,18 @@ actor FakeAPI: OnTheMapAPI {
         return try loginResult.get()
     }
 
+    func set(providers: Result<AuthProviders, APIError>) { self.providers = providers }
+    func set(signUp: Result<UserSession, APIError>) { signUpResult = signUp }
+
+    func authProviders() async throws(APIError) -> AuthProviders {
+        calls.append("authProviders")
+        return try providers.get()
+    }
+
     func signUp(_ request: SignUpRequest) async throws(APIError) -> UserSession {
         calls.append("signUp \(request.email)")
-        return try loginResult.get()
+        signUps.append(request)
+        return try (signUpResult ?? loginResult).get()
     }
 
     func logOut() async throws(APIError) { calls.append("logOut") }

@@ -18,12 +18,7 @@ extension AppController {
         case .control("s"): login.toggleMode()
         case .backspace, .delete: login.deleteBackward()
         case .control("u"): login.clearField()
-        case .enter:
-            switch login.focus {
-            case .switchMode: login.toggleMode()
-            case .email, .firstName, .lastName: login.focusNext()
-            case .password, .submit: submitLogin()
-            }
+        case .enter: if login.enter() { submitLogin() }
         case .character(let character):
             if login.focus == .switchMode || login.focus == .submit {
                 if character == " " { handleLoginKey(.enter) }

@@ -133,6 +133,7 @@ public final class AppController {
         hasher.combine(login.isBusy)
         hasher.combine(login.alert)
         hasher.combine(login.flashedField)
+        hasher.combine(login.signUpPolicy)
         hasher.combine(posting?.step)
         hasher.combine(posting?.alert)
         hasher.combine(alert)

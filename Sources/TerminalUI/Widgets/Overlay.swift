@@ -1,4 +1,8 @@
-/// Modal boxes drawn over a screen: alerts, the help overlay, toasts.
+import SafeText
+
+/// Modal boxes drawn over a screen: alerts, the help overlay, toasts. Alert and toast texts are
+/// cleaned here (`SafeText.clean`), the one place they become cells: they often carry a server's
+/// or a geocoder's words.
 public enum Overlay {
     /// A centred box with a title, the wrapped message, and `[ OK ]`. Returns the OK button.
     @discardableResult
@@ -6,7 +10,7 @@ public enum Overlay {
         _ buffer: inout Buffer, title: String, message: String, button: String = "OK", ascii: Bool = false
     ) -> Rect {
         let width = min(max(40, buffer.width / 2), buffer.width - 2)
-        let lines = TextWrap.lines(message, width: width - 4)
+        let lines = TextWrap.lines(SafeText.clean(message), width: width - 4)
         let height = min(lines.count + 5, buffer.height)
         let box = buffer.area.centered(width: width, height: height)
         buffer.fill(box)
@@ -37,8 +41,8 @@ public enum Overlay {
     /// A one-line note at the bottom right, above the footer.
     public static func toast(_ buffer: inout Buffer, text: String) {
         guard buffer.height > 3 else { return }
-        let shown = " \(text) "
-        let width = min(shown.count, buffer.width)
+        let shown = " \(SafeText.clean(text)) "
+        let width = min(SafeText.width(shown), buffer.width)
         buffer.put(
             shown, x: buffer.width - width, y: buffer.height - 2, style: Style(foreground: .black, background: .yellow),
             maxWidth: width)
