@@ -50,7 +50,8 @@ let package = Package(
         /// Timings and memory of the map and the geocoder, with budgets (scripts/bench.sh, release).
         .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo"]),
 
-        .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "OnTheMapServer"], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "WorldMapTests", dependencies: ["WorldMap", "OnTheMapServer", "AppTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "OnTheMapServer"]),
 
         // MARK: - Server
@@ -99,6 +100,12 @@ let package = Package(
         /// The ncurses Backend: the only target that imports CNcurses.
         .target(name: "TerminalNCurses", dependencies: ["CNcurses", "TerminalUI"]),
 
+        /// The client side's test doubles and helpers: FakeAPI, FakeGeocoder, sample rows, a test
+        /// clock, `eventually` and the one `assertSnapshot`.
+        .target(
+            name: "AppTestSupport", dependencies: ["APIClient", "Geo", "OnTheMapModels", "ViewModels"],
+            path: "Tests/AppTestSupport"),
+
         // MARK: - Executables
 
         .executableTarget(
@@ -137,9 +144,12 @@ let package = Package(
 
         .testTarget(name: "OnTheMapModelsTests", dependencies: ["OnTheMapModels"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
-        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "APIClient", "Geo", "OnTheMapModels"]),
         .testTarget(
-            name: "TerminalUITests", dependencies: ["TerminalUI", "ViewModels", "APIClient", "Geo", "OnTheMapModels"],
+            name: "ViewModelsTests",
+            dependencies: ["ViewModels", "AppTestSupport", "APIClient", "Geo", "OnTheMapModels"]),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "ViewModels", "AppTestSupport", "APIClient", "Geo", "OnTheMapModels"],
             exclude: ["Snapshots"]),
         .testTarget(name: "ServerProcessTests", dependencies: ["ServerTestSupport"]),
         .testTarget(name: "OnTheMapCLITests", dependencies: ["onthemap", "OnTheMapModels"]),

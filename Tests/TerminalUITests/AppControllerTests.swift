@@ -1,3 +1,4 @@
+import AppTestSupport
 import Foundation
 import Testing
 import ViewModels
@@ -7,11 +8,11 @@ import ViewModels
 /// Drives the whole app with events, as the backend would, and reads the frames.
 @MainActor
 struct AppControllerTests {
-    func app(_ api: StubAPI = StubAPI(), browser: String = "/nonexistent/browser") -> AppController {
+    func app(_ api: FakeAPI = FakeAPI(), browser: String = "/nonexistent/browser") -> AppController {
         AppController(
-            api: api, geocoder: StubGeocoder(),
+            api: api, geocoder: FakeGeocoder(),
             opener: LinkOpener(environment: ["BROWSER": browser, "PATH": "/nonexistent"]),
-            serverName: "127.0.0.1:8080", hint: nil, cache: nil, ascii: false, clock: { snapshotNow })
+            serverName: "127.0.0.1:8080", hint: nil, cache: nil, ascii: false, clock: TestClock.fixed)
     }
 
     func type(_ app: AppController, _ text: String) {
@@ -112,11 +113,11 @@ struct AppControllerTests {
             "otm-offline-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = LocationCache(fileURL: directory.appendingPathComponent("c.json"))
-        cache.save(SampleRows.all, at: snapshotNow.addingTimeInterval(-3 * 3600))
+        cache.save(SampleRows.all, at: TestClock.start.addingTimeInterval(-3 * 3600))
         let app = AppController(
-            api: StubAPI(failLogin: .cannotReachServer(server: "127.0.0.1:9")), geocoder: StubGeocoder(),
+            api: FakeAPI(login: .failure(.cannotReachServer(server: "127.0.0.1:9"))), geocoder: FakeGeocoder(),
             opener: LinkOpener(environment: [:]), serverName: "127.0.0.1:9", hint: nil, cache: cache, ascii: false,
-            clock: { snapshotNow })
+            clock: TestClock.fixed)
         type(app, "a@b.c")
         app.handle(.key(.tab))
         type(app, "pw")

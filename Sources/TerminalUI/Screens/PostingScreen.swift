@@ -113,7 +113,7 @@ public enum PostingScreen {
         for row in 0..<rect.height {
             for column in 0..<rect.width {
                 guard let cell = frame.grid[column, row] else { continue }
-                buffer[rect.x + column, rect.y + row] = Cell(cell.character, style: MapPane.style(for: cell.style))
+                buffer[rect.x + column, rect.y + row] = Cell(cell.character, style: MapPalette.style(for: cell.style))
             }
         }
     }
