@@ -91,11 +91,11 @@ let package = Package(
         /// ncursesw, with a shim for the macros and globals Swift cannot import.
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
 
-        /// The app's state machines: login, the locations store, browsing, posting, links. No terminal.
+        /// The app's state: AppViewModel over login, the locations store, browsing, posting, links. No terminal.
         .target(name: "ViewModels", dependencies: ["APIClient", "Geo", "OnTheMapModels", "SafeText"]),
 
-        /// Cells, widgets, screens and the event loop, against a small Backend protocol. No curses.
-        .target(name: "TerminalUI", dependencies: ["ViewModels", "APIClient", "Geo", "OnTheMapModels", "SafeText", "WorldMap"]),
+        /// Cells, widgets, screens, the key table and the event loop, against a Backend protocol. No curses, no API.
+        .target(name: "TerminalUI", dependencies: ["ViewModels", "Geo", "OnTheMapModels", "SafeText", "WorldMap"]),
 
         /// The ncurses Backend: the only target that imports CNcurses.
         .target(name: "TerminalNCurses", dependencies: ["CNcurses", "TerminalUI"]),
