@@ -59,7 +59,7 @@ public final class AppController {
     /// anything the last frame read from the view-models changes (Observation tracks what it
     /// read), and a few times a second while something animates.
     public func run(on backend: any Backend) async {
-        let changed = ChangeFlag()
+        let changed = RedrawSignal()
         var drawnAt = Date.distantPast
         var pending = true
         while !app.shouldQuit {
@@ -78,14 +78,22 @@ public final class AppController {
         }
     }
 
-    private func draw(on backend: any Backend, onChange changed: ChangeFlag) {
+    private func draw(on backend: any Backend, onChange changed: RedrawSignal) {
         let started = Date()
         let size = backend.size
         _ = changed.take()  // this frame reads the state as it is now
-        let frame: Frame = withObservationTracking {
-            self.frame(width: size.width, height: size.height)
-        } onChange: {
-            changed.set()
+        let frame: Frame
+        if changed.isArmed(for: size) {
+            // Still watching what the last frame read (a key only moved the map, or a spinner
+            // turned): watching it again would pile up registrations until the next change.
+            frame = self.frame(width: size.width, height: size.height)
+        } else {
+            changed.arm(for: size)
+            frame = withObservationTracking {
+                self.frame(width: size.width, height: size.height)
+            } onChange: {
+                changed.fire()
+            }
         }
         lastFrame = frame
         backend.draw(frame.buffer)
@@ -94,22 +102,6 @@ public final class AppController {
             let screen =
                 app.phase == .login ? "login" : "\(app.browse.pane.title.lowercased()):\(app.store.locations.count)"
             trace.mark("frame", "\(milliseconds) \(size.width)x\(size.height) \(screen)")
-        }
-    }
-}
-
-/// Set when observed state changes, from whichever thread changed it; read by the run loop.
-final class ChangeFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isSet = false
-
-    func set() { lock.withLock { isSet = true } }
-
-    /// Whether it was set since the last call, clearing it.
-    func take() -> Bool {
-        lock.withLock {
-            defer { isSet = false }
-            return isSet
         }
     }
 }
