@@ -50,7 +50,8 @@ let package = Package(
         /// Timings and memory of the map and the geocoder, with budgets (scripts/bench.sh, release).
         .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo"]),
 
-        .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "OnTheMapServer"], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "WorldMapTests", dependencies: ["WorldMap", "OnTheMapServer", "AppTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "OnTheMapServer", "ServerTestSupport"]),
 
         // MARK: - Server
@@ -90,14 +91,20 @@ let package = Package(
         /// ncursesw, with a shim for the macros and globals Swift cannot import.
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
 
-        /// The app's state machines: login, the locations store, browsing, posting, links. No terminal.
+        /// The app's state: AppViewModel over login, the locations store, browsing, posting, links. No terminal.
         .target(name: "ViewModels", dependencies: ["APIClient", "Geo", "OnTheMapModels", "SafeText"]),
 
-        /// Cells, widgets, screens and the event loop, against a small Backend protocol. No curses.
-        .target(name: "TerminalUI", dependencies: ["ViewModels", "APIClient", "Geo", "OnTheMapModels", "SafeText", "WorldMap"]),
+        /// Cells, widgets, screens, the key table and the event loop, against a Backend protocol. No curses, no API.
+        .target(name: "TerminalUI", dependencies: ["ViewModels", "Geo", "OnTheMapModels", "SafeText", "WorldMap"]),
 
         /// The ncurses Backend: the only target that imports CNcurses.
         .target(name: "TerminalNCurses", dependencies: ["CNcurses", "TerminalUI"]),
+
+        /// The client side's test doubles and helpers: FakeAPI, FakeGeocoder, sample rows, a test
+        /// clock, `eventually` and the one `assertSnapshot`.
+        .target(
+            name: "AppTestSupport", dependencies: ["APIClient", "Geo", "OnTheMapModels", "ViewModels"],
+            path: "Tests/AppTestSupport"),
 
         // MARK: - Executables
 
@@ -137,9 +144,12 @@ let package = Package(
 
         .testTarget(name: "OnTheMapModelsTests", dependencies: ["OnTheMapModels"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
-        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "APIClient", "Geo", "OnTheMapModels"]),
         .testTarget(
-            name: "TerminalUITests", dependencies: ["TerminalUI", "ViewModels", "APIClient", "Geo", "OnTheMapModels"],
+            name: "ViewModelsTests",
+            dependencies: ["ViewModels", "AppTestSupport", "APIClient", "Geo", "OnTheMapModels"]),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "ViewModels", "AppTestSupport", "APIClient", "Geo", "OnTheMapModels"],
             exclude: ["Snapshots"]),
         .testTarget(name: "ServerProcessTests", dependencies: ["ServerTestSupport"]),
         .testTarget(name: "OnTheMapCLITests", dependencies: ["onthemap", "OnTheMapModels", "ServerTestSupport"]),

@@ -1,10 +1,12 @@
 import APIClient
 import Foundation
+import Observation
 import OnTheMapModels
 
 /// The one place the app's `[StudentInformation]` lives: loads it newest first, pages further on
 /// demand, keeps the last download in the cache, and falls back to it when offline.
 @MainActor
+@Observable
 public final class LocationsStore {
     public private(set) var locations: [StudentInformation] = []
     /// When the shown data was downloaded.

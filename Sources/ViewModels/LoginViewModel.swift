@@ -1,5 +1,6 @@
 import APIClient
 import Foundation
+import Observation
 import OnTheMapModels
 
 /// The fields and buttons of the login and sign-up forms, in focus order.
@@ -9,6 +10,7 @@ public enum LoginField: Sendable, Hashable {
 
 /// The login screen's state machine: fields, focus, the request in flight, and what went wrong.
 @MainActor
+@Observable
 public final class LoginViewModel {
     /// Logging in, or creating an account.
     public enum Mode: Sendable, Equatable { case logIn, signUp }

@@ -1,6 +1,7 @@
 import APIClient
 import Foundation
 import Geo
+import Observation
 import OnTheMapModels
 
 /// The focusable parts of the posting form.
@@ -27,6 +28,7 @@ public enum PostingStep: Sendable, Hashable {
 /// The posting form: enter → geocoding → confirm (→ overwrite?) → posting → done, with an alert
 /// on any failure and Cancel at every step.
 @MainActor
+@Observable
 public final class PostingViewModel {
     public private(set) var step: PostingStep = .enter
     public var location = ""
@@ -40,8 +42,8 @@ public final class PostingViewModel {
     private let api: any OnTheMapAPI
     private let geocoder: any Geocoder
     private let accountKey: String
-    private var work: Task<Void, Never>?
-    private var generation = 0
+    @ObservationIgnored private var work: Task<Void, Never>?
+    @ObservationIgnored private var generation = 0
 
     public init(api: any OnTheMapAPI, geocoder: any Geocoder, accountKey: String) {
         self.api = api

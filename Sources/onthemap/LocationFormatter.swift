@@ -1,6 +1,7 @@
 import Foundation
 import OnTheMapModels
 import SafeText
+import ViewModels
 
 /// The output formats of `onthemap list`.
 enum LocationFormatter {
@@ -18,13 +19,15 @@ enum LocationFormatter {
     static func csv(_ locations: [StudentInformation]) -> String {
         var lines = ["objectId,uniqueKey,firstName,lastName,mapString,mediaURL,latitude,longitude,createdAt,updatedAt"]
         for location in locations {
-            let fields = [
-                location.objectId, location.uniqueKey, location.firstName, location.lastName, location.mapString,
-                location.mediaURL,
-            ].map(csvCell) + [
-                String(location.latitude), String(location.longitude),
-                location.createdAt.map(WireDate.string(from:)) ?? "", location.updatedAt.map(WireDate.string(from:)) ?? "",
-            ]
+            let fields =
+                [
+                    location.objectId, location.uniqueKey, location.firstName, location.lastName, location.mapString,
+                    location.mediaURL,
+                ].map(csvCell) + [
+                    String(location.latitude), String(location.longitude),
+                    location.createdAt.map(WireDate.string(from:)) ?? "",
+                    location.updatedAt.map(WireDate.string(from:)) ?? "",
+                ]
             lines.append(fields.joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
@@ -36,14 +39,16 @@ enum LocationFormatter {
         for location in locations {
             lines.append(
                 row(
-                    location.updatedAt.map { RelativeAge.text(from: $0, now: now) } ?? "–",
-                    SafeText.clean(location.fullName), SafeText.clean(location.mapString), SafeText.clean(location.mediaURL)))
+                    location.updatedAt.map { AgeText.text(from: $0, now: now) } ?? "–",
+                    SafeText.clean(location.fullName), SafeText.clean(location.mapString),
+                    SafeText.clean(location.mediaURL)))
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     private static func row(_ updated: String, _ name: String, _ place: String, _ link: String) -> String {
-        SafeText.pad(updated, toWidth: 14) + "  " + SafeText.pad(name, toWidth: 24) + "  " + SafeText.pad(place, toWidth: 28)
+        SafeText.pad(updated, toWidth: 14) + "  " + SafeText.pad(name, toWidth: 24) + "  "
+            + SafeText.pad(place, toWidth: 28)
             + "  " + SafeText.truncate(link, toWidth: 50)
     }
 
@@ -54,19 +59,5 @@ enum LocationFormatter {
             return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
         return text
-    }
-}
-
-/// "5 min ago", "3 h ago", "2 days ago".
-enum RelativeAge {
-    static func text(from date: Date, now: Date) -> String {
-        let seconds = max(0, now.timeIntervalSince(date))
-        switch seconds {
-        case ..<60: return "just now"
-        case ..<3600: return "\(Int(seconds / 60)) min ago"
-        case ..<86_400: return "\(Int(seconds / 3600)) h ago"
-        case ..<(86_400 * 60): return "\(Int(seconds / 86_400)) day\(Int(seconds / 86_400) == 1 ? "" : "s") ago"
-        default: return "\(Int(seconds / (86_400 * 30))) months ago"
-        }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import TerminalUI
 import WorldMap
 
-/// ANSI colours for `onthemap map` on a terminal: land green, pins red, clusters yellow.
+/// ANSI colours for `onthemap map` on a terminal, from the app's `MapPalette`.
 enum MapColoring {
     /// When to colour: `auto` colours a terminal unless NO_COLOR is set or TERM is dumb.
     enum Choice: String, CaseIterable, Sendable {
@@ -38,15 +39,16 @@ enum MapColoring {
         }
     }
 
-    private static func sgr(_ style: CellStyle) -> String {
-        switch style {
-        case .water: ""
-        case .land, .coast: ";32"
-        case .pin(.selected), .cluster(.selected): ";1;7;31"
-        case .pin(.own), .cluster(.own): ";1;36"
-        case .pin(.match), .cluster(.match): ";1;35"
-        case .pin: ";1;31"
-        case .cluster: ";1;33"
-        }
+    /// The SGR parameters (after a reset) of the palette's style for a cell.
+    private static func sgr(_ cellStyle: CellStyle) -> String {
+        let style = MapPalette.style(for: cellStyle)
+        var codes: [Int] = []
+        if style.bold { codes.append(1) }
+        if style.dim { codes.append(2) }
+        if style.underline { codes.append(4) }
+        if style.reverse { codes.append(7) }
+        if let foreground = style.foreground { codes.append(30 + foreground.rawValue) }
+        if let background = style.background { codes.append(40 + background.rawValue) }
+        return codes.map { ";\($0)" }.joined()
     }
 }

@@ -66,24 +66,24 @@ struct TUICommand: AsyncParsableCommand {
             await connecting.value?.close()
             throw Self.fail(String(describing: error))
         }
-        let app = AppController(
+        let model = AppViewModel(
             api: PendingClient(connection: connecting, name: name), geocoder: AppGeocoder.make(),
             opener: LinkOpener(environment: environment), serverName: name,
             hint: embedded ? "Built-in demo server · log in with demo@onthemap.example / onthemap" : nil,
-            cache: LocationCache.forServer(embedded ? "built-in" : name, environment: environment),
-            ascii: backend.asciiOnly)
-        app.login.transportWarning = serverOptions.configuredServer.flatMap(URL.init(string:)).flatMap(
+            cache: LocationCache.forServer(embedded ? "built-in" : name, environment: environment))
+        model.login.transportWarning = serverOptions.configuredServer.flatMap(URL.init(string:)).flatMap(
             PlainHTTPWarning.message(for:))
-        if let path = environment["ONTHEMAP_TRACE"], !path.isEmpty { app.trace = FrameTrace(path: path) }
+        let controller = AppController(app: model, ascii: backend.asciiOnly)
+        if let path = environment["ONTHEMAP_TRACE"], !path.isEmpty { controller.trace = FrameTrace(path: path) }
         Task {
             if let connection = await connecting.value, embedded {
-                app.serverName = "built-in " + connection.client.configuration.serverDescription
+                model.serverName = "built-in " + connection.client.configuration.serverDescription
             }
         }
-        await app.run(on: backend)
+        await controller.run(on: backend)
         backend.shutdown()
         await connecting.value?.close()
-        for link in app.unopenedLinks {
+        for link in model.unopenedLinks {
             print("Link that could not be opened: \(SafeText.clean(link))")
         }
     }

@@ -1,3 +1,4 @@
+import AppTestSupport
 import Foundation
 import Testing
 import ViewModels
@@ -7,104 +8,128 @@ import ViewModels
 /// Drives the whole app with events, as the backend would, and reads the frames.
 @MainActor
 struct AppControllerTests {
-    func app(_ api: StubAPI = StubAPI(), browser: String = "/nonexistent/browser") -> AppController {
-        AppController(
-            api: api, geocoder: StubGeocoder(),
+    func controller(
+        _ api: FakeAPI = FakeAPI(), geocoder: FakeGeocoder = FakeGeocoder(), cache: LocationCache? = nil,
+        browser: String = "/nonexistent/browser", keys: KeyMap = .standard
+    ) -> AppController {
+        let model = AppViewModel(
+            api: api, geocoder: geocoder,
             opener: LinkOpener(environment: ["BROWSER": browser, "PATH": "/nonexistent"]),
-            serverName: "127.0.0.1:8080", hint: nil, cache: nil, ascii: false, clock: { snapshotNow })
+            serverName: "127.0.0.1:8080", cache: cache, clock: TestClock.fixed)
+        return AppController(app: model, keys: keys, ascii: false)
     }
 
-    func type(_ app: AppController, _ text: String) {
-        for character in text { app.handle(.key(.character(character))) }
+    func type(_ ui: AppController, _ text: String) {
+        for character in text { ui.handle(.key(.character(character))) }
     }
 
-    func logIn(_ app: AppController) async {
-        type(app, "demo@onthemap.example")
-        app.handle(.key(.tab))
-        type(app, "onthemap")
-        app.handle(.key(.enter))
-        #expect(await eventually { app.phase == .main && app.store.locations.count == 6 })
+    func logIn(_ ui: AppController) async {
+        type(ui, "demo@onthemap.example")
+        ui.handle(.key(.tab))
+        type(ui, "onthemap")
+        ui.handle(.key(.enter))
+        #expect(await eventually { ui.app.phase == .browsing && ui.app.store.locations.count == 6 })
     }
 
     @Test func emptyLoginIsRefusedWithoutLeavingTheScreen() async {
-        let app = app()
-        app.handle(.key(.tab))
-        app.handle(.key(.enter))
-        #expect(await eventually { app.login.flashedField == .email })
-        #expect(app.phase == .login)
+        let ui = controller()
+        ui.handle(.key(.tab))
+        ui.handle(.key(.enter))
+        #expect(await eventually { ui.app.login.flashedField == .email })
+        #expect(ui.app.phase == .login)
     }
 
     @Test func loginThenPanesFilterAndLogout() async {
-        let app = app()
-        await logIn(app)
-        #expect(app.frame(width: 80, height: 24).buffer.text.contains("6 pins"))
-        app.handle(.key(.character("2")))
-        #expect(app.browse.pane == .table)
-        #expect(app.browse.selectedID == "r1")
-        app.handle(.key(.character("j")))
-        #expect(app.browse.selectedID == "r2")
-        app.handle(.key(.character("/")))
-        type(app, "manchester")
-        app.handle(.key(.enter))
-        #expect(app.visibleRows.map(\.objectId) == ["r6"])
-        #expect(app.browse.selectedID == "r6")
-        #expect(app.frame(width: 80, height: 24).buffer.text.contains("1 of 6 match"))
-        app.handle(.key(.escape))
-        #expect(app.visibleRows.count == 6)
-        app.handle(.key(.backTab))
-        #expect(app.browse.pane == .map)
-        app.handle(.key(.character("L")))
-        #expect(await eventually { app.phase == .login })
-        #expect(app.store.locations.isEmpty)
+        let ui = controller()
+        await logIn(ui)
+        #expect(ui.frame(width: 80, height: 24).buffer.text.contains("6 pins"))
+        ui.handle(.key(.character("2")))
+        #expect(ui.app.browse.pane == .table)
+        #expect(ui.app.browse.selectedID == "r1")
+        ui.handle(.key(.character("j")))
+        #expect(ui.app.browse.selectedID == "r2")
+        ui.handle(.key(.character("/")))
+        type(ui, "manchester")
+        ui.handle(.key(.enter))
+        #expect(ui.app.visibleRows.map(\.objectId) == ["r6"])
+        #expect(ui.app.browse.selectedID == "r6")
+        #expect(ui.frame(width: 80, height: 24).buffer.text.contains("1 of 6 match"))
+        ui.handle(.key(.escape))
+        #expect(ui.app.visibleRows.count == 6)
+        ui.handle(.key(.backTab))
+        #expect(ui.app.browse.pane == .map)
+        ui.handle(.key(.character("L")))
+        #expect(await eventually { ui.app.phase == .login })
+        #expect(ui.app.store.locations.isEmpty)
     }
 
     @Test func unsafeLinksNeverReachTheOpenerAndMissingOpenerShowsTheLink() async {
-        let app = app()
-        await logIn(app)
-        app.handle(.key(.character("2")))
-        for _ in 0..<3 { app.handle(.key(.character("j"))) }
-        #expect(app.browse.selectedID == "r4")
-        app.handle(.key(.enter))
-        #expect(app.frame(width: 100, height: 30).buffer.text.contains("only http and https"))
-        #expect(app.unopenedLinks.isEmpty)
-        app.handle(.key(.character("g")))
-        app.handle(.key(.enter))
-        #expect(app.unopenedLinks == ["https://ada.example"])
-        #expect(app.frame(width: 100, height: 30).buffer.text.contains("https://ada.example"))
+        let ui = controller()
+        await logIn(ui)
+        ui.handle(.key(.character("2")))
+        for _ in 0..<3 { ui.handle(.key(.character("j"))) }
+        #expect(ui.app.browse.selectedID == "r4")
+        ui.handle(.key(.enter))
+        #expect(ui.frame(width: 100, height: 30).buffer.text.contains("only http and https"))
+        #expect(ui.app.unopenedLinks.isEmpty)
+        ui.handle(.key(.character("g")))
+        ui.handle(.key(.enter))
+        #expect(ui.app.unopenedLinks == ["https://ada.example"])
+        #expect(ui.frame(width: 100, height: 30).buffer.text.contains("https://ada.example"))
     }
 
     @Test func mouseClicksTabsAndRows() async {
-        let app = app()
-        await logIn(app)
-        _ = app.frame(width: 80, height: 24)
-        app.lastFrame = app.frame(width: 80, height: 24)
-        app.handle(.mouse(.click, x: 11, y: 1))
-        #expect(app.browse.pane == .table)
-        app.lastFrame = app.frame(width: 80, height: 24)
-        app.handle(.mouse(.click, x: 10, y: 6))
-        #expect(app.browse.selectedID == "r3")
+        let ui = controller()
+        await logIn(ui)
+        _ = ui.frame(width: 80, height: 24)
+        ui.lastFrame = ui.frame(width: 80, height: 24)
+        ui.handle(.mouse(.click, x: 11, y: 1))
+        #expect(ui.app.browse.pane == .table)
+        ui.lastFrame = ui.frame(width: 80, height: 24)
+        ui.handle(.mouse(.click, x: 10, y: 6))
+        #expect(ui.app.browse.selectedID == "r3")
     }
 
-    @Test func postingFromTheKeyboardAndQuitAsksWhileInFlight() async {
-        let app = app()
-        await logIn(app)
-        app.handle(.key(.character("p")))
-        #expect(app.posting != nil)
-        type(app, "Mountain View")
-        app.handle(.key(.enter))
-        type(app, "github.com/ada")
-        app.handle(.key(.enter))
-        #expect(await eventually { app.posting?.chosen != nil })
-        app.handle(.key(.enter))
-        #expect(await eventually { app.posting == nil })
-        #expect(app.frame(width: 80, height: 24).buffer.text.contains("Your location is posted"))
-        app.handle(.key(.character("p")))
-        app.handle(.key(.escape))
-        #expect(app.posting == nil)
+    @Test func postingFromTheKeyboard() async {
+        let ui = controller()
+        await logIn(ui)
+        ui.handle(.key(.character("p")))
+        #expect(ui.app.posting != nil)
+        type(ui, "Mountain View")
+        ui.handle(.key(.enter))
+        type(ui, "github.com/ada")
+        ui.handle(.key(.enter))
+        #expect(await eventually { ui.app.posting?.chosen != nil })
+        ui.handle(.key(.enter))
+        #expect(await eventually { ui.app.posting == nil })
+        #expect(ui.frame(width: 80, height: 24).buffer.text.contains("Your location is posted"))
+        ui.handle(.key(.character("p")))
+        ui.handle(.key(.escape))
+        #expect(ui.app.posting == nil)
+    }
+
+    @Test func quittingWhileThePlaceIsLookedUpAsksOverTheForm() async {
+        let ui = controller(geocoder: FakeGeocoder(delay: .seconds(60)))
+        await logIn(ui)
+        ui.handle(.key(.character("p")))
+        type(ui, "Mountain View")
+        ui.handle(.key(.enter))
+        type(ui, "github.com/ada")
+        ui.handle(.key(.enter))
+        #expect(ui.app.posting?.isWorking == true)
+        ui.handle(.key(.character("q")))
+        #expect(!ui.app.shouldQuit)
+        #expect(ui.frame(width: 80, height: 24).buffer.text.contains("anyway? (y / n)"))
+        ui.handle(.key(.character("n")))
+        #expect(!ui.frame(width: 80, height: 24).buffer.text.contains("Quit anyway?"))
+        ui.handle(.key(.character("q")))
+        ui.handle(.key(.character("y")))
+        #expect(ui.app.shouldQuit)
+        ui.handle(.key(.escape))
     }
 
     @Test func tinyTerminalGetsTheTooSmallScreen() {
-        #expect(app().frame(width: 30, height: 8).buffer.text.contains("Terminal too small"))
+        #expect(controller().frame(width: 30, height: 8).buffer.text.contains("Terminal too small"))
     }
 
     @Test func unreachableServerOffersTheCachedCopyOffline() async throws {
@@ -112,23 +137,20 @@ struct AppControllerTests {
             "otm-offline-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = LocationCache(fileURL: directory.appendingPathComponent("c.json"))
-        cache.save(SampleRows.all, at: snapshotNow.addingTimeInterval(-3 * 3600))
-        let app = AppController(
-            api: StubAPI(failLogin: .cannotReachServer(server: "127.0.0.1:9")), geocoder: StubGeocoder(),
-            opener: LinkOpener(environment: [:]), serverName: "127.0.0.1:9", hint: nil, cache: cache, ascii: false,
-            clock: { snapshotNow })
-        type(app, "a@b.c")
-        app.handle(.key(.tab))
-        type(app, "pw")
-        app.handle(.key(.enter))
-        #expect(await eventually { app.login.alert?.contains("Press o to browse the copy saved 3 h ago") == true })
-        app.handle(.key(.character("o")))
-        #expect(app.phase == .main)
-        #expect(app.store.isOffline)
-        #expect(app.frame(width: 100, height: 30).buffer.text.contains("6 locations · offline · data from 3 h ago"))
-        app.handle(.key(.character("p")))
-        #expect(app.posting == nil)
-        app.handle(.key(.character("L")))
-        #expect(await eventually { app.phase == .login })
+        cache.save(SampleRows.all, at: TestClock.start.addingTimeInterval(-3 * 3600))
+        let ui = controller(FakeAPI(login: .failure(.cannotReachServer(server: "127.0.0.1:9"))), cache: cache)
+        type(ui, "a@b.c")
+        ui.handle(.key(.tab))
+        type(ui, "pw")
+        ui.handle(.key(.enter))
+        #expect(await eventually { ui.app.login.alert?.contains("Press o to browse the copy saved 3 h ago") == true })
+        ui.handle(.key(.character("o")))
+        #expect(ui.app.phase == .browsing)
+        #expect(ui.app.store.isOffline)
+        #expect(ui.frame(width: 100, height: 30).buffer.text.contains("6 locations · offline · data from 3 h ago"))
+        ui.handle(.key(.character("p")))
+        #expect(ui.app.posting == nil)
+        ui.handle(.key(.character("L")))
+        #expect(await eventually { ui.app.phase == .login })
     }
 }

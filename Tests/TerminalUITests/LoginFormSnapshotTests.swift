@@ -1,4 +1,5 @@
 import APIClient
+import AppTestSupport
 import Foundation
 import OnTheMapModels
 import Testing
@@ -11,7 +12,7 @@ import ViewModels
 @MainActor
 struct LoginFormSnapshotTests {
     func signUpForm(_ policy: SignUpPolicy) async -> LoginViewModel {
-        let model = LoginViewModel(api: StubAPI(signUpPolicy: policy))
+        let model = LoginViewModel(api: FakeAPI(signUpPolicy: policy))
         model.toggleMode()
         await model.discovery?.value
         model.firstName = "Ada"
@@ -52,7 +53,7 @@ struct LoginFormSnapshotTests {
     }
 
     @Test func plainHTTPWarningOnTheLoginScreen() throws {
-        let model = LoginViewModel(api: StubAPI())
+        let model = LoginViewModel(api: FakeAPI())
         model.transportWarning = PlainHTTPWarning.message(for: try #require(URL(string: "http://class.example.org:8080")))
         model.email = "ada@example.com"
         for (width, height) in [(80, 24), (160, 48)] {
@@ -64,7 +65,7 @@ struct LoginFormSnapshotTests {
 
     @Test func alertsAndToastsShowNoneOfAHostileServersSequences() async {
         let hostile = "\u{1B}]52;c;aGVsbG8=\u{07}\u{1B}]0;owned\u{07}Bad\u{9D}0;t\u{9C} \u{202E}gnp.exe\u{2066}x\u{2069}"
-        let model = LoginViewModel(api: StubAPI(failLogin: .refused(status: 400, message: hostile)))
+        let model = LoginViewModel(api: FakeAPI(login: .failure(.refused(status: 400, message: hostile))))
         model.email = "a@b.c"
         model.password = "x"
         _ = await model.submit()

@@ -1,3 +1,4 @@
+import AppTestSupport
 import Foundation
 import Testing
 import ViewModels
@@ -8,7 +9,9 @@ import ViewModels
 struct ScreenSnapshotTests {
     static let sizes = [(80, 24), (160, 48)]
 
-    func mainModel(pane: Pane, filter: String = "", help: Bool = false, alert: String? = nil, annotation: Bool = false)
+    func mainModel(
+        pane: Pane, filter: String = "", help: Bool = false, alert: String? = nil, annotation: Bool = false
+    )
         -> MainModel
     {
         var browse = BrowseState()
@@ -18,14 +21,15 @@ struct ScreenSnapshotTests {
         browse.selectedID = rows.dropFirst().first?.objectId ?? rows.first?.objectId
         return MainModel(
             rows: rows, totalCount: SampleRows.all.count, browse: browse, status: "6 locations · updated 2 min ago",
-            server: "127.0.0.1:8080", accountKey: "me", now: snapshotNow, annotationOpen: annotation, helpOpen: help,
+            server: "127.0.0.1:8080", accountKey: "me", now: TestClock.start, annotationOpen: annotation,
+            helpOpen: help,
             alert: alert)
     }
 
     @Test func login() {
         for (width, height) in Self.sizes {
             let model = LoginViewModel(
-                api: StubAPI(), hint: "Built-in demo server · log in with demo@onthemap.example / onthemap")
+                api: FakeAPI(), hint: "Built-in demo server · log in with demo@onthemap.example / onthemap")
             model.email = "demo@onthemap.example"
             model.password = "secret"
             assertSnapshot(
@@ -35,14 +39,14 @@ struct ScreenSnapshotTests {
     }
 
     @Test func loginAlerts() async {
-        let model = LoginViewModel(api: StubAPI(failLogin: .cannotReachServer(server: "127.0.0.1:9")))
+        let model = LoginViewModel(api: FakeAPI(login: .failure(.cannotReachServer(server: "127.0.0.1:9"))))
         model.email = "a@b.c"
         model.password = "x"
         _ = await model.submit()
         assertSnapshot(
             LoginScreen.render(model, width: 80, height: 24, milliseconds: 0).buffer.text,
             named: "login-alert-unreachable-80x24")
-        let wrong = LoginViewModel(api: StubAPI(failLogin: .invalidCredentials(message: "")))
+        let wrong = LoginViewModel(api: FakeAPI(login: .failure(.invalidCredentials(message: ""))))
         wrong.email = "a@b.c"
         wrong.password = "x"
         _ = await wrong.submit()
@@ -55,7 +59,10 @@ struct ScreenSnapshotTests {
         for (width, height) in Self.sizes {
             for pane in Pane.allCases {
                 let frame = MainScreen.render(mainModel(pane: pane), width: width, height: height)
-                assertSnapshot(frame.buffer.text, named: "\(pane.title.lowercased())-\(width)x\(height)")
+                // The table's selection is a matter of style: keep that layer too.
+                assertSnapshot(
+                    frame.buffer.text, styles: pane == .table ? frame.buffer.styleText : nil,
+                    named: "\(pane.title.lowercased())-\(width)x\(height)")
             }
             assertSnapshot(
                 MainScreen.render(mainModel(pane: .table, help: true), width: width, height: height).buffer.text,
@@ -66,15 +73,13 @@ struct ScreenSnapshotTests {
             assertSnapshot(
                 MainScreen.render(mainModel(pane: .map, annotation: true), width: width, height: height).buffer.text,
                 named: "map-annotation-\(width)x\(height)")
-            assertSnapshot(
-                MainScreen.render(
-                    mainModel(
-                        pane: .table,
-                        alert:
-                            "Cannot reach the server at 127.0.0.1:9. Check that it is running and the address is right."
-                    ), width: width, height: height
-                ).buffer.text,
-                named: "alert-\(width)x\(height)")
+            let alert = MainScreen.render(
+                mainModel(
+                    pane: .table,
+                    alert: "Cannot reach the server at 127.0.0.1:9. Check that it is running and the address is right."
+                ), width: width, height: height
+            ).buffer
+            assertSnapshot(alert.text, styles: alert.styleText, named: "alert-\(width)x\(height)")
         }
     }
 

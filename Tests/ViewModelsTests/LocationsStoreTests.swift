@@ -1,4 +1,5 @@
 import APIClient
+import AppTestSupport
 import Foundation
 import OnTheMapModels
 import Testing
@@ -9,8 +10,8 @@ import Testing
 struct LocationsStoreTests {
     @Test func refreshSortsNewestFirstAndSaysWhen() async {
         let api = FakeAPI()
-        await api.set(pages: [[row("a", "Old One", hoursAgo: 5), row("b", "New One", hoursAgo: 1)]])
-        let store = LocationsStore(api: api, pageSize: 2, now: fixedNow)
+        await api.set(rows: [SampleRows.row("a", "Old One", hoursAgo: 5), SampleRows.row("b", "New One", hoursAgo: 1)])
+        let store = LocationsStore(api: api, pageSize: 2, now: TestClock.fixed)
         #expect(await store.refresh())
         #expect(store.locations.map(\.objectId) == ["b", "a"])
         #expect(store.statusText() == "2 locations · updated just now")
@@ -19,8 +20,8 @@ struct LocationsStoreTests {
 
     @Test func nextPageSkipsWhatWasLoaded() async {
         let api = FakeAPI()
-        await api.set(pages: [[row("a", "A B"), row("b", "C D")], [row("c", "E F")]])
-        let store = LocationsStore(api: api, pageSize: 2, now: fixedNow)
+        await api.set(rows: [SampleRows.row("a", "A B"), SampleRows.row("b", "C D"), SampleRows.row("c", "E F")])
+        let store = LocationsStore(api: api, pageSize: 2, now: TestClock.fixed)
         await store.refresh()
         await store.loadNextPage()
         #expect(store.locations.map(\.objectId) == ["a", "b", "c"])
@@ -32,12 +33,12 @@ struct LocationsStoreTests {
     /// usable rows, asking only for the missing ones, and the next page continues right after.
     @Test func brokenRowsDoNotShortenAPage() async {
         let api = FakeAPI()
-        var stream: [StudentInformation?] = (0..<250).map { row("r\($0)", "P \($0)", hoursAgo: Double($0)) }
+        var stream: [StudentInformation?] = (0..<250).map { SampleRows.row("r\($0)", "P \($0)", hoursAgo: Double($0)) }
         stream[3] = nil
         stream[40] = nil
         stream[120] = nil
-        await api.set(stream: stream)
-        let store = LocationsStore(api: api, pageSize: 100, now: fixedNow)
+        await api.set(rows: stream)
+        let store = LocationsStore(api: api, pageSize: 100, now: TestClock.fixed)
         #expect(await store.refresh())
         #expect(store.locations.count == 100)
         #expect(store.skipped == 2)
@@ -64,10 +65,10 @@ struct LocationsStoreTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otm-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = LocationCache(fileURL: directory.appendingPathComponent("c.json"))
-        cache.save([row("a", "Cached Person")], at: fixedNow().addingTimeInterval(-3 * 3600))
+        cache.save([SampleRows.row("a", "Cached Person")], at: TestClock.fixed().addingTimeInterval(-3 * 3600))
         let api = FakeAPI()
         await api.set(locationsError: .cannotReachServer(server: "127.0.0.1:1"))
-        let store = LocationsStore(api: api, cache: cache, now: fixedNow)
+        let store = LocationsStore(api: api, cache: cache, now: TestClock.fixed)
         #expect(await store.refresh() == false)
         #expect(store.isOffline)
         #expect(store.locations.map(\.objectId) == ["a"])
@@ -77,8 +78,8 @@ struct LocationsStoreTests {
 
     @Test func filterIgnoresCaseAndAccentsOverNamePlaceAndLink() {
         let rows = [
-            row("1", "José Núñez", place: "Madrid"), row("2", "Ann Lee", place: "São Paulo"),
-            row("3", "Bo Li", link: "https://GitHub.com/boli"),
+            SampleRows.row("1", "José Núñez", place: "Madrid"), SampleRows.row("2", "Ann Lee", place: "São Paulo"),
+            SampleRows.row("3", "Bo Li", link: "https://GitHub.com/boli"),
         ]
         #expect(LocationFilter.apply("jose", to: rows).map(\.objectId) == ["1"])
         #expect(LocationFilter.apply("SAO", to: rows).map(\.objectId) == ["2"])
@@ -87,7 +88,7 @@ struct LocationsStoreTests {
     }
 
     @Test func selectionMovesClampsAndRepairs() {
-        let rows = [row("1", "A A"), row("2", "B B"), row("3", "C C")]
+        let rows = [SampleRows.row("1", "A A"), SampleRows.row("2", "B B"), SampleRows.row("3", "C C")]
         var state = BrowseState()
         state.move(by: 1, in: rows)
         #expect(state.selectedID == "1")

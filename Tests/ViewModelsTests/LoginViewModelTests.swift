@@ -1,4 +1,5 @@
 import APIClient
+import AppTestSupport
 import Testing
 
 @testable import ViewModels
@@ -62,7 +63,7 @@ struct LoginViewModelTests {
         model.email = " a@b.c "
         model.password = "secret"
         let session = await model.submit()
-        #expect(session?.accountKey == "u1")
+        #expect(session?.accountKey == FakeAPI.accountKey)
         #expect(model.password.isEmpty)
     }
 

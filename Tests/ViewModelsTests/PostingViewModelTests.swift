@@ -1,3 +1,4 @@
+import AppTestSupport
 import Geo
 import Testing
 
@@ -6,14 +7,14 @@ import Testing
 @MainActor
 struct PostingViewModelTests {
     func filled(_ api: FakeAPI, geocoder: FakeGeocoder = FakeGeocoder()) -> PostingViewModel {
-        let model = PostingViewModel(api: api, geocoder: geocoder, accountKey: "u1")
+        let model = PostingViewModel(api: api, geocoder: geocoder, accountKey: FakeAPI.accountKey)
         model.location = "Mountain View"
         model.link = "github.com/ada"
         return model
     }
 
     @Test func emptyFieldsGiveAnAlertAndNoRequest() async {
-        let model = PostingViewModel(api: FakeAPI(), geocoder: FakeGeocoder(), accountKey: "u1")
+        let model = PostingViewModel(api: FakeAPI(), geocoder: FakeGeocoder(), accountKey: FakeAPI.accountKey)
         model.findLocation()
         #expect(model.alert?.contains("where you are studying") == true)
         model.location = "Paris"
@@ -24,7 +25,7 @@ struct PostingViewModelTests {
     }
 
     @Test func unsafeLinksAreRefused() {
-        let model = PostingViewModel(api: FakeAPI(), geocoder: FakeGeocoder(), accountKey: "u1")
+        let model = PostingViewModel(api: FakeAPI(), geocoder: FakeGeocoder(), accountKey: FakeAPI.accountKey)
         model.location = "Paris"
         model.link = "javascript:alert(1)"
         model.findLocation()
@@ -38,7 +39,7 @@ struct PostingViewModelTests {
         #expect(model.step == .geocoding)
         #expect(await eventually { model.chosen != nil })
         model.choice = 1
-        #expect(model.chosen?.displayName == "Mountain View, WY")
+        #expect(model.chosen?.displayName == "Mountain View, Wyoming, US")
         var posted: String?
         model.finish { posted = $0 }
         #expect(await eventually { posted != nil })
@@ -46,12 +47,12 @@ struct PostingViewModelTests {
         let created = await api.created
         #expect(created.first?.firstName == "Ada")
         #expect(created.first?.mediaURL == "https://github.com/ada")
-        #expect(created.first?.latitude == 40)
+        #expect(created.first?.latitude == 41.27)
     }
 
     @Test func existingRowAsksToOverwriteThenPuts() async {
         let api = FakeAPI()
-        await api.set(mine: [row("old7", "Ada Lovelace")])
+        await api.set(mine: [SampleRows.row("old7", "Ada Lovelace")])
         let model = filled(api)
         model.findLocation()
         #expect(await eventually { model.chosen != nil })

@@ -1,4 +1,5 @@
 import APIClient
+import AppTestSupport
 import OnTheMapModels
 import Testing
 

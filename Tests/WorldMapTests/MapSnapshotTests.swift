@@ -1,3 +1,4 @@
+import AppTestSupport
 import Testing
 
 @testable import WorldMap
@@ -14,12 +15,14 @@ let samplePins: [MapPin] = [
     MapPin(id: "sydney", latitude: -33.868, longitude: 151.207),
 ]
 
-func render(_ viewport: Viewport, _ mode: MapRenderer.Mode) -> String {
+/// The map's characters and its style layer, each framed by a border.
+func render(_ viewport: Viewport, _ mode: MapRenderer.Mode) -> (text: String, styles: String) {
     let frame = MapRenderer(mode: mode).render(viewport, pins: samplePins)
     let border = "+" + String(repeating: "-", count: viewport.width) + "+"
-    let body = frame.grid.lines.map { "|" + $0 + "|" }
-    let styles = frame.grid.styleLines.map { "|" + $0 + "|" }
-    return ([border] + body + [border, "styles:", border] + styles + [border]).joined(separator: "\n")
+    func framed(_ lines: [String]) -> String {
+        ([border] + lines.map { "|" + $0 + "|" } + [border]).joined(separator: "\n")
+    }
+    return (framed(frame.grid.lines), framed(frame.grid.styleLines))
 }
 
 @Suite struct MapSnapshotTests {
@@ -39,12 +42,14 @@ func render(_ viewport: Viewport, _ mode: MapRenderer.Mode) -> String {
     @Test(arguments: 0..<3)
     func braille(_ index: Int) {
         let (name, view) = Self.views[index]
-        assertSnapshot(render(view, .braille), named: "\(name)-braille")
+        let (text, styles) = render(view, .braille)
+        assertSnapshot(text, styles: styles, named: "\(name)-braille")
     }
 
     @Test(arguments: 0..<3)
     func ascii(_ index: Int) {
         let (name, view) = Self.views[index]
-        assertSnapshot(render(view, .ascii), named: "\(name)-ascii")
+        let (text, styles) = render(view, .ascii)
+        assertSnapshot(text, styles: styles, named: "\(name)-ascii")
     }
 }

@@ -1,112 +1,73 @@
-import APIClient
 import Foundation
-import Geo
-import OnTheMapModels
+import Observation
 import ViewModels
 
-/// The app: owns the view-models, turns events into their intents, and draws the screen that
-/// fits the state. One direction: event → intent → state → frame.
+/// The terminal side of the app: draws the screen that fits the `AppViewModel`'s state and turns
+/// events into its intents through the key table. One direction: event → action → state → frame.
 @MainActor
 public final class AppController {
-    /// Which top-level screen is up.
-    public enum Phase: Sendable, Equatable { case login, main }
-
-    public internal(set) var phase: Phase = .login
-    public let login: LoginViewModel
-    public let store: LocationsStore
-    public var browse = BrowseState()
+    public let app: AppViewModel
+    /// The bindings dispatch, the footer and the help overlay are read from.
+    public let keys: KeyMap
+    /// The Map pane's centre and zoom (a matter of the screen, not of the app's state).
     public var map = MapView()
-    public var posting: PostingViewModel?
-    public var session: UserSession?
-    var annotationOpen = false
-    var helpOpen = false
-    var alert: String?
-    var confirmQuit = false
-    /// The login alert offers the cached copy (o).
-    var offlineOffered = false
-    var toast: (text: String, until: Date)?
     var lastFrame: Frame?
-    var isRefreshing = false
-    var shouldQuit = false
     /// Benchmark timings, when asked for.
     public var trace: FrameTrace?
-    /// Links no opener could take: printed when the app ends, so they can be copied.
-    public internal(set) var unopenedLinks: [String] = []
-
-    let api: any OnTheMapAPI
-    let geocoder: any Geocoder
-    let opener: LinkOpener
-    /// How the footer names the server.
-    public var serverName: String
     let ascii: Bool
-    let started = Date()
-    let clock: @Sendable () -> Date
+    let started: Date
 
-    public init(
-        api: any OnTheMapAPI, geocoder: any Geocoder, opener: LinkOpener, serverName: String, hint: String?,
-        cache: LocationCache?, ascii: Bool, clock: @escaping @Sendable () -> Date = Date.init
-    ) {
-        self.api = api
-        self.geocoder = geocoder
-        self.opener = opener
-        self.serverName = serverName
+    public init(app: AppViewModel, keys: KeyMap = .standard, ascii: Bool) {
+        self.app = app
+        self.keys = keys
         self.ascii = ascii
-        self.clock = clock
-        self.login = LoginViewModel(api: api, hint: hint)
-        self.store = LocationsStore(api: api, cache: cache, now: clock)
+        self.started = app.clock()
     }
 
     /// Milliseconds since start, for spinners.
-    var milliseconds: Int { Int(clock().timeIntervalSince(started) * 1000) }
-
-    /// The rows every pane shows: the store's, filtered.
-    public var visibleRows: [StudentInformation] { browse.visible(store.locations) }
+    var milliseconds: Int { Int(app.clock().timeIntervalSince(started) * 1000) }
 
     /// Draws the screen for a `width`×`height` terminal.
     public func frame(width: Int, height: Int) -> Frame {
         guard TooSmallScreen.fits(width: width, height: height) else {
             return TooSmallScreen.render(width: width, height: height)
         }
-        switch phase {
+        var frame: Frame
+        switch app.phase {
         case .login:
-            return LoginScreen.render(login, width: width, height: height, milliseconds: milliseconds, ascii: ascii)
-        case .main:
-            if let until = toast?.until, until < clock() { toast = nil }
+            frame = LoginScreen.render(
+                app.login, width: width, height: height, milliseconds: milliseconds, ascii: ascii, keys: keys)
+        case .browsing, .posting:
             let model = MainModel(
-                rows: visibleRows, totalCount: store.locations.count, browse: browse, status: store.statusText(),
-                server: serverName, accountKey: session?.accountKey, now: clock(), milliseconds: milliseconds,
-                isRefreshing: isRefreshing, annotationOpen: annotationOpen, helpOpen: helpOpen, toast: toast?.text,
-                alert: confirmQuit ? "A post is still being sent. Quit anyway? (y / n)" : alert, map: map, ascii: ascii)
-            let main = MainScreen.render(model, width: width, height: height)
-            guard let posting else { return main }
-            return PostingScreen.render(posting, over: main, milliseconds: milliseconds, ascii: ascii)
+                rows: app.visibleRows, totalCount: app.store.locations.count, browse: app.browse,
+                status: app.store.statusText(), server: app.serverName, accountKey: app.session?.accountKey,
+                now: app.clock(), milliseconds: milliseconds, isRefreshing: app.store.isLoading,
+                annotationOpen: app.isShowingDetails, helpOpen: app.isHelpOpen, toast: app.toast?.text,
+                alert: app.alert, map: map, ascii: ascii, keys: keys)
+            frame = MainScreen.render(model, width: width, height: height)
+            if let posting = app.posting {
+                frame = PostingScreen.render(posting, over: frame, milliseconds: milliseconds, ascii: ascii, keys: keys)
+            }
         }
+        if let question = app.quitQuestion {
+            Overlay.alert(&frame.buffer, title: "Quit?", message: question, button: "y / n", ascii: ascii)
+        }
+        return frame
     }
 
-    /// Runs until the user quits or input ends.
+    /// Runs until the user quits or input ends. A frame is drawn after every event, when
+    /// anything the last frame read from the view-models changes (Observation tracks what it
+    /// read), and a few times a second while something animates.
     public func run(on backend: any Backend) async {
+        let changed = RedrawSignal()
         var drawnAt = Date.distantPast
         var pending = true
-        var drawnState = 0
-        while !shouldQuit {
-            // Draw after every event or background change, and otherwise a few times a second
-            // for spinners and toasts.
-            let state = stateSignature
-            let interval = isAnimating ? 0.18 : 5
-            if pending || state != drawnState || clock().timeIntervalSince(drawnAt) >= interval {
-                drawnState = state
-                let started = Date()
-                let size = backend.size
-                let frame = frame(width: size.width, height: size.height)
-                lastFrame = frame
-                backend.draw(frame.buffer)
-                drawnAt = clock()
-                if let trace {
-                    let milliseconds = String(format: "%.2f", Date().timeIntervalSince(started) * 1000)
-                    let screen =
-                        phase == .login ? "login" : "\(browse.pane.title.lowercased()):\(store.locations.count)"
-                    trace.mark("frame", "\(milliseconds) \(size.width)x\(size.height) \(screen)")
-                }
+        while !app.shouldQuit {
+            app.tick()
+            let interval = app.isAnimating ? 0.18 : 5
+            if pending || changed.take() || app.clock().timeIntervalSince(drawnAt) >= interval {
+                draw(on: backend, onChange: changed)
+                drawnAt = app.clock()
             }
             pending = false
             if let event = backend.nextEvent(timeoutMilliseconds: 15) {
@@ -117,54 +78,30 @@ public final class AppController {
         }
     }
 
-    /// Whether something on screen moves by itself (a spinner, a toast to take down).
-    var isAnimating: Bool {
-        isRefreshing || login.isBusy || posting?.isWorking == true || toast != nil
-    }
-
-    /// Changes when anything that background work can change has changed.
-    var stateSignature: Int {
-        var hasher = Hasher()
-        hasher.combine(phase)
-        hasher.combine(store.locations.count)
-        hasher.combine(store.updatedAt)
-        hasher.combine(store.isOffline)
-        hasher.combine(isRefreshing)
-        hasher.combine(login.isBusy)
-        hasher.combine(login.alert)
-        hasher.combine(login.flashedField)
-        hasher.combine(login.signUpPolicy)
-        hasher.combine(posting?.step)
-        hasher.combine(posting?.alert)
-        hasher.combine(alert)
-        hasher.combine(toast?.text)
-        hasher.combine(browse.selectedID)
-        return hasher.finalize()
-    }
-
-    /// Shows a short note for a few seconds.
-    func show(toast text: String, seconds: Double = 4) {
-        toast = (text, clock().addingTimeInterval(seconds))
-    }
-
-    /// Routes one event to the screen that is up.
-    public func handle(_ event: Event) {
-        switch event {
-        case .endOfInput:
-            shouldQuit = true
-        case .resize:
-            break
-        case .mouse(let action, let x, let y):
-            handleMouse(action, x: x, y: y)
-        case .key(let key):
-            if key == .control("c") {
-                shouldQuit = true
-                return
+    private func draw(on backend: any Backend, onChange changed: RedrawSignal) {
+        let started = Date()
+        let size = backend.size
+        _ = changed.take()  // this frame reads the state as it is now
+        let frame: Frame
+        if changed.isArmed(for: size) {
+            // Still watching what the last frame read (a key only moved the map, or a spinner
+            // turned): watching it again would pile up registrations until the next change.
+            frame = self.frame(width: size.width, height: size.height)
+        } else {
+            changed.arm(for: size)
+            frame = withObservationTracking {
+                self.frame(width: size.width, height: size.height)
+            } onChange: {
+                changed.fire()
             }
-            switch phase {
-            case .login: handleLoginKey(key)
-            case .main: handleMainKey(key)
-            }
+        }
+        lastFrame = frame
+        backend.draw(frame.buffer)
+        if let trace {
+            let milliseconds = String(format: "%.2f", Date().timeIntervalSince(started) * 1000)
+            let screen =
+                app.phase == .login ? "login" : "\(app.browse.pane.title.lowercased()):\(app.store.locations.count)"
+            trace.mark("frame", "\(milliseconds) \(size.width)x\(size.height) \(screen)")
         }
     }
 }

@@ -112,6 +112,15 @@ public struct Buffer: Sendable, Equatable {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// The style layer of `text`: each cell's `Style.code`, trailing blanks removed.
+    public var styleText: String {
+        (0..<height).map { row in
+            var line = String((0..<width).filter { !self[$0, row].isContinuation }.map { self[$0, row].style.code })
+            while line.last == " " { line.removeLast() }
+            return line
+        }.joined(separator: "\n")
+    }
 }
 
 extension Style {

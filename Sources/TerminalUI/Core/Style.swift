@@ -33,3 +33,20 @@ public struct Style: Sendable, Hashable {
     public static let zebra = Style(background: .black)
     public static let focused = Style(underline: true)
 }
+
+extension Style {
+    /// One character standing for the style in snapshot tests: `#` reverse, a colour's letter
+    /// (`r g y b m c w k`, capital when bold), `*` bold, `.` dim, `_` underlined, `=` only a
+    /// background, blank for plain.
+    public var code: Character {
+        if reverse { return "#" }
+        if let foreground {
+            let letter = Character(["k", "r", "g", "y", "b", "m", "c", "w"][foreground.rawValue])
+            return bold ? Character(letter.uppercased()) : letter
+        }
+        if bold { return "*" }
+        if dim { return "." }
+        if underline { return "_" }
+        return background == nil ? " " : "="
+    }
+}

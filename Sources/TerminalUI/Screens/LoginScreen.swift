@@ -7,9 +7,10 @@ import ViewModels
 /// when it failed.
 @MainActor
 public enum LoginScreen {
-    public static func render(_ model: LoginViewModel, width: Int, height: Int, milliseconds: Int, ascii: Bool = false)
-        -> Frame
-    {
+    public static func render(
+        _ model: LoginViewModel, width: Int, height: Int, milliseconds: Int, ascii: Bool = false,
+        keys: KeyMap = .standard
+    ) -> Frame {
         var buffer = Buffer(width: width, height: height)
         var hotspots: [Hotspot] = []
         let signUp = model.mode == .signUp
@@ -47,7 +48,7 @@ public enum LoginScreen {
             let title = signUp ? "Sign Up" : "Log In"
             let button = Controls.button(
                 &buffer, x: inner.x + 12, y: y, title: title, focused: model.focus == .submit, dimmed: model.isBusy)
-            hotspots.append(Hotspot(rect: button, target: .button("submit")))
+            hotspots.append(Hotspot(rect: button, target: .button(.submit)))
             if model.isBusy {
                 let verb = signUp ? "Signing up" : "Logging in"
                 buffer.put(
@@ -60,7 +61,7 @@ public enum LoginScreen {
             model.focus == .switchMode
             ? Style(reverse: true, underline: true) : Style(foreground: .cyan, underline: true)
         let used = buffer.put(switchText, x: inner.x, y: y, style: switchStyle, maxWidth: inner.width)
-        hotspots.append(Hotspot(rect: Rect(x: inner.x, y: y, width: used, height: 1), target: .button("switch")))
+        hotspots.append(Hotspot(rect: Rect(x: inner.x, y: y, width: used, height: 1), target: .button(.switchMode)))
         var below = form.maxY
         if let hint = model.hint, below + 1 < height {
             buffer.putCentered(hint, in: Rect(x: 0, y: below, width: width, height: 1), style: .dim)
@@ -73,12 +74,12 @@ public enum LoginScreen {
                 below += 1
             }
         }
-        Footer.render(&buffer, text: KeyTable.footer(KeyTable.login), status: "")
+        Footer.render(&buffer, text: keys.footer([.login]), status: "")
         if let alert = model.alert {
             let title =
                 alert.hasPrefix("Cannot reach") ? "Cannot reach the server" : signUp ? "Sign up failed" : "Login failed"
             let ok = Overlay.alert(&buffer, title: title, message: alert, ascii: ascii)
-            hotspots.append(Hotspot(rect: ok, target: .button("dismiss")))
+            hotspots.append(Hotspot(rect: ok, target: .button(.dismiss)))
         }
         return Frame(buffer: buffer, hotspots: hotspots)
     }

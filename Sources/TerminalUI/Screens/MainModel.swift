@@ -48,12 +48,14 @@ public struct MainModel: Sendable {
     public var alert: String?
     public var map: MapView
     public var ascii: Bool
+    /// The key table the footer and the help overlay are read from.
+    public var keys: KeyMap
 
     public init(
         rows: [StudentInformation], totalCount: Int, browse: BrowseState, status: String, server: String,
         accountKey: String? = nil, now: Date, milliseconds: Int = 0, isRefreshing: Bool = false,
         annotationOpen: Bool = false, helpOpen: Bool = false, toast: String? = nil, alert: String? = nil,
-        map: MapView = MapView(), ascii: Bool = false
+        map: MapView = MapView(), ascii: Bool = false, keys: KeyMap = .standard
     ) {
         self.rows = rows
         self.totalCount = totalCount
@@ -70,6 +72,7 @@ public struct MainModel: Sendable {
         self.alert = alert
         self.map = map
         self.ascii = ascii
+        self.keys = keys
     }
 
     /// The selected row, if visible.

@@ -14,13 +14,13 @@ public enum MainScreen {
         // Top bar: [Logout]   On the Map   [Pin] [Refresh]
         let bar = Style(foreground: .cyan, bold: true)
         let logout = Controls.button(&buffer, x: 0, y: 0, title: "Logout", focused: false)
-        hotspots.append(Hotspot(rect: logout, target: .button("logout")))
+        hotspots.append(Hotspot(rect: logout, target: .button(.logout)))
         buffer.putCentered("On the Map", in: Rect(x: 0, y: 0, width: width, height: 1), style: bar)
         let refreshTitle = model.isRefreshing ? Controls.spinner(milliseconds: model.milliseconds) : "Refresh"
         let refreshWidth = refreshTitle.count + 4
         let refresh = Controls.button(&buffer, x: width - refreshWidth, y: 0, title: refreshTitle, focused: false)
         let pin = Controls.button(&buffer, x: width - refreshWidth - 8, y: 0, title: "Pin", focused: false)
-        hotspots += [Hotspot(rect: refresh, target: .button("refresh")), Hotspot(rect: pin, target: .button("pin"))]
+        hotspots += [Hotspot(rect: refresh, target: .button(.refresh)), Hotspot(rect: pin, target: .button(.pin))]
         // Tabs.
         var x = 1
         for pane in Pane.allCases {
@@ -51,15 +51,16 @@ public enum MainScreen {
             let hint = model.browse.isEditingFilter ? "Enter keeps · Esc clears" : "n/N match · Esc clears"
             buffer.put(hint, x: width - hint.count - 1, y: filterY, style: .dim)
         }
-        let footerKeys = KeyTable.footer(KeyTable.main(model.browse.pane.rawValue))
+        let contexts = KeyContext.browsing(model.browse.pane)
+        let footerKeys = model.keys.footer(contexts)
         Footer.render(&buffer, text: footerKeys, status: "\(model.status) · \(model.server)")
         if let toast = model.toast { Overlay.toast(&buffer, text: toast) }
         if model.helpOpen {
-            Overlay.help(&buffer, table: KeyTable.main(model.browse.pane.rawValue), ascii: model.ascii)
+            Overlay.help(&buffer, lines: model.keys.helpLines(contexts), ascii: model.ascii)
         }
         if let alert = model.alert {
             let ok = Overlay.alert(&buffer, title: "On the Map", message: alert, ascii: model.ascii)
-            hotspots.append(Hotspot(rect: ok, target: .button("dismiss")))
+            hotspots.append(Hotspot(rect: ok, target: .button(.dismiss)))
         }
         return Frame(buffer: buffer, hotspots: hotspots)
     }

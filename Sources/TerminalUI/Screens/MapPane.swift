@@ -33,7 +33,7 @@ public enum MapPane {
         for row in 0..<area.height {
             for column in 0..<area.width {
                 guard let cell = frame.grid[column, row] else { continue }
-                buffer[area.x + column, area.y + row] = Cell(cell.character, style: style(for: cell.style))
+                buffer[area.x + column, area.y + row] = Cell(cell.character, style: MapPalette.style(for: cell.style))
             }
         }
         var hotspots: [Hotspot] = []
@@ -59,21 +59,6 @@ public enum MapPane {
             annotation(&buffer, for: selected, near: spot, model: model, in: area)
         }
         return hotspots
-    }
-
-    static func style(for style: CellStyle) -> Style {
-        switch style {
-        case .water: return .plain
-        case .land: return Style(foreground: .green)
-        case .coast: return Style(foreground: .green, dim: true)
-        case .pin(let pin), .cluster(let pin):
-            switch pin {
-            case .normal: return Style(foreground: .red, bold: true)
-            case .match: return Style(foreground: .magenta, bold: true)
-            case .own: return Style(foreground: .yellow, bold: true)
-            case .selected: return Style(foreground: .yellow, bold: true, reverse: true)
-            }
-        }
     }
 
     static func annotation(

@@ -8,9 +8,10 @@ import WorldMap
 /// overwrite question; a spinner while posting.
 @MainActor
 public enum PostingScreen {
-    public static func render(_ model: PostingViewModel, over frame: Frame, milliseconds: Int, ascii: Bool = false)
-        -> Frame
-    {
+    public static func render(
+        _ model: PostingViewModel, over frame: Frame, milliseconds: Int, ascii: Bool = false,
+        keys: KeyMap = .standard
+    ) -> Frame {
         var buffer = frame.buffer
         buffer.restyle(buffer.area) { $0.dim = true }
         var hotspots: [Hotspot] = []
@@ -60,15 +61,15 @@ public enum PostingScreen {
         if !primary.isEmpty {
             let rect = Controls.button(
                 &buffer, x: inner.x, y: buttonsY, title: primary, focused: model.focus == .primary)
-            hotspots.append(Hotspot(rect: rect, target: .button("primary")))
+            hotspots.append(Hotspot(rect: rect, target: .button(.primary)))
         }
         let cancel = Controls.button(
             &buffer, x: inner.maxX - 10, y: buttonsY, title: "Cancel", focused: model.focus == .cancel)
-        hotspots.append(Hotspot(rect: cancel, target: .button("cancel")))
-        Footer.render(&buffer, text: KeyTable.footer(KeyTable.posting), status: "")
+        hotspots.append(Hotspot(rect: cancel, target: .button(.cancel)))
+        Footer.render(&buffer, text: keys.footer([.posting]), status: "")
         if let alert = model.alert {
             let ok = Overlay.alert(&buffer, title: "Post your location", message: alert, ascii: ascii)
-            hotspots.append(Hotspot(rect: ok, target: .button("dismiss")))
+            hotspots.append(Hotspot(rect: ok, target: .button(.dismiss)))
         }
         return Frame(buffer: buffer, hotspots: hotspots)
     }
@@ -113,7 +114,7 @@ public enum PostingScreen {
         for row in 0..<rect.height {
             for column in 0..<rect.width {
                 guard let cell = frame.grid[column, row] else { continue }
-                buffer[rect.x + column, rect.y + row] = Cell(cell.character, style: MapPane.style(for: cell.style))
+                buffer[rect.x + column, rect.y + row] = Cell(cell.character, style: MapPalette.style(for: cell.style))
             }
         }
     }

@@ -3,7 +3,7 @@ import SafeText
 /// Something on screen the mouse can click.
 public enum HotTarget: Sendable, Hashable {
     case field(Int)
-    case button(String)
+    case button(Button)
     case pane(Int)
     case row(String)
 }

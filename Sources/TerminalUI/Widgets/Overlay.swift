@@ -23,17 +23,17 @@ public enum Overlay {
             &buffer, x: box.x + (box.width - label.count) / 2, y: box.maxY - 2, title: button, focused: true)
     }
 
-    /// The `?` overlay: every key of `table`, two columns.
-    public static func help(_ buffer: inout Buffer, table: [KeyBinding], ascii: Bool = false) {
+    /// The `?` overlay: keys and what they do, two columns.
+    public static func help(_ buffer: inout Buffer, lines: [(keys: String, help: String)], ascii: Bool = false) {
         let width = min(64, buffer.width - 2)
-        let height = min(table.count + 4, buffer.height)
+        let height = min(lines.count + 4, buffer.height)
         let box = buffer.area.centered(width: width, height: height)
         buffer.fill(box)
         buffer.box(box, style: .accent, title: "Keys", ascii: ascii)
-        for (index, binding) in table.prefix(max(0, box.height - 4)).enumerated() {
+        for (index, line) in lines.prefix(max(0, box.height - 4)).enumerated() {
             let y = box.y + 1 + index
-            buffer.put(binding.keys, x: box.x + 2, y: y, style: .bold, maxWidth: 16)
-            buffer.put(binding.action, x: box.x + 19, y: y, maxWidth: box.width - 21)
+            buffer.put(line.keys, x: box.x + 2, y: y, style: .bold, maxWidth: 16)
+            buffer.put(line.help, x: box.x + 19, y: y, maxWidth: box.width - 21)
         }
         buffer.putCentered("Esc or ? closes", in: box.row(box.height - 2).inset(0), style: .dim)
     }

@@ -1,0 +1,18 @@
+/// Everything a key (or a click on a button) can ask the app for. The key table maps keys to
+/// these; `AppController.perform` is the one place that carries them out.
+public enum Action: String, Sendable, Hashable, CaseIterable {
+    // Anywhere
+    case quitNow, quit
+    // Forms (login, posting)
+    case nextField, previousField, deleteBackward, clearField, submit, toggleSignUp
+    case pressButton, cancel, nextPlace, previousPlace
+    // Alerts, help, the quit question
+    case dismiss, browseOffline, closeHelp, confirmQuit, cancelQuit
+    // Browsing
+    case nextPane, previousPane, showMap, showTable, showCards
+    case selectNext, selectPrevious, pageDown, pageUp, selectFirst, selectLast, nextMatch, previousMatch
+    case openLink, showOnMap, editFilter, finishFilter, clearFilter, post, refresh, logOut, help
+    // Map
+    case panLeft, panRight, panUp, panDown, zoomIn, zoomOut, wholeWorld, nextPin, previousPin
+    case showDetails, closeDetails
+}

@@ -1,0 +1,49 @@
+import ViewModels
+
+/// Where a binding applies: the screen or overlay that has the keys. The app looks a key up in
+/// a list of contexts, most specific first (the Map pane, then browsing in general).
+public enum KeyContext: String, Sendable, Hashable, CaseIterable {
+    case global
+    case login
+    /// The login form with a button focused (letters press or quit instead of typing).
+    case loginButton
+    case posting
+    /// The posting form with a button focused.
+    case postingButton
+    case alert
+    case quitQuestion
+    case help
+    case filter
+    case details
+    case map, table, cards
+    case browse
+
+    /// The heading of this context in the documentation's key table.
+    public var title: String {
+        switch self {
+        case .global: "Anywhere"
+        case .login: "Login form"
+        case .loginButton: "Login form, on a button"
+        case .posting: "Posting form"
+        case .postingButton: "Posting form, on a button"
+        case .alert: "Alert"
+        case .quitQuestion: "Quit question"
+        case .help: "Help overlay"
+        case .filter: "Typing a filter"
+        case .details: "Pin details (Map)"
+        case .map: "Map"
+        case .table: "Table"
+        case .cards: "Cards"
+        case .browse: "Main view"
+        }
+    }
+
+    /// The contexts of the main view with `pane` up, most specific first.
+    public static func browsing(_ pane: Pane) -> [KeyContext] {
+        switch pane {
+        case .map: [.map, .browse]
+        case .table: [.table, .browse]
+        case .cards: [.cards, .browse]
+        }
+    }
+}

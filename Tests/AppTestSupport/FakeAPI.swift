@@ -1,0 +1,106 @@
+import APIClient
+import Foundation
+import OnTheMapModels
+
+/// A scripted server for view-model and screen tests: answers from its fields, cuts pages from
+/// `rows` by skip and limit, and records what was asked.
+public actor FakeAPI: OnTheMapAPI {
+    /// The account the default login answers with.
+    public static let accountKey = "me"
+
+    public var loginResult: Result<UserSession, APIError>
+    /// The whole list as the server holds it, newest first; `nil` is a broken row that decoding skips.
+    public var rows: [StudentInformation?]
+    public var locationsError: APIError?
+    public var logOutError: APIError?
+    public var mine: [StudentInformation] = []
+    public var user = PublicUser(key: FakeAPI.accountKey, firstName: "Ada", lastName: "Lovelace")
+    /// What `GET …/auth/providers` answers.
+    public var providers: Result<AuthProviders, APIError> = .success(.originalServices)
+    /// When set, what a sign-up answers (else `loginResult`).
+    public var signUpResult: Result<UserSession, APIError>?
+    public private(set) var signUps: [SignUpRequest] = []
+    public private(set) var calls: [String] = []
+    public private(set) var created: [NewStudentLocation] = []
+    public private(set) var updated: [(String, NewStudentLocation)] = []
+
+    public init(
+        rows: [StudentInformation] = SampleRows.all, login: Result<UserSession, APIError>? = nil,
+        signUpPolicy: SignUpPolicy? = nil
+    ) {
+        self.rows = rows
+        if let signUpPolicy { providers = .success(AuthProviders(providers: [.init(type: "password", signup: signUpPolicy)])) }
+        self.loginResult =
+            login ?? .success(UserSession(accountKey: FakeAPI.accountKey, sessionID: "s", expiration: "e"))
+    }
+
+    public func set(login: Result<UserSession, APIError>) { loginResult = login }
+    public func set(rows: [StudentInformation?]) { self.rows = rows }
+    public func set(locationsError: APIError?) { self.locationsError = locationsError }
+    public func set(logOutError: APIError?) { self.logOutError = logOutError }
+    public func set(mine: [StudentInformation]) { self.mine = mine }
+    public func set(providers: Result<AuthProviders, APIError>) { self.providers = providers }
+    public func set(signUp: Result<UserSession, APIError>) { signUpResult = signUp }
+
+    public func authProviders() async throws(APIError) -> AuthProviders {
+        calls.append("authProviders")
+        return try providers.get()
+    }
+
+    public func logIn(email: String, password: String) async throws(APIError) -> UserSession {
+        calls.append("logIn \(email)")
+        return try loginResult.get()
+    }
+
+    public func signUp(_ request: SignUpRequest) async throws(APIError) -> UserSession {
+        calls.append("signUp \(request.email)")
+        signUps.append(request)
+        return try (signUpResult ?? loginResult).get()
+    }
+
+    public func logOut() async throws(APIError) {
+        calls.append("logOut")
+        if let logOutError { throw logOutError }
+    }
+
+    public func publicUser(key: String) async throws(APIError) -> PublicUser {
+        calls.append("publicUser \(key)")
+        return user
+    }
+
+    public func locations(_ query: LocationQuery) async throws(APIError) -> StudentLocationList {
+        calls.append("locations skip=\(query.skip) limit=\(query.limit)")
+        if let locationsError { throw locationsError }
+        let slice = rows.dropFirst(query.skip).prefix(query.limit)
+        let usable = slice.compactMap { $0 }
+        return StudentLocationList(locations: usable, skipped: slice.count - usable.count)
+    }
+
+    public func locations(ofUser key: String) async throws(APIError) -> [StudentInformation] {
+        calls.append("locationsOf \(key)")
+        return mine
+    }
+
+    public func createLocation(_ location: NewStudentLocation) async throws(APIError) -> CreatedLocation {
+        calls.append("create")
+        created.append(location)
+        // The new row goes on top, as the server lists newest first.
+        let row = StudentInformation(
+            objectId: "new1", uniqueKey: location.uniqueKey, firstName: location.firstName,
+            lastName: location.lastName, mapString: location.mapString, mediaURL: location.mediaURL,
+            latitude: location.latitude, longitude: location.longitude, createdAt: TestClock.start,
+            updatedAt: TestClock.start)
+        rows.insert(row, at: 0)
+        return CreatedLocation(createdAt: "2026-01-01T00:00:00.000Z", objectId: "new1")
+    }
+
+    public func updateLocation(
+        objectId: String, with location: NewStudentLocation
+    ) async throws(APIError)
+        -> UpdatedLocation
+    {
+        calls.append("update \(objectId)")
+        updated.append((objectId, location))
+        return UpdatedLocation(updatedAt: "2026-01-01T00:00:00.000Z")
+    }
+}

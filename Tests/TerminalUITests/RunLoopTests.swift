@@ -1,0 +1,75 @@
+import AppTestSupport
+import Foundation
+import Testing
+import ViewModels
+
+@testable import TerminalUI
+
+/// A backend that records what it is given to draw and hands out queued events.
+@MainActor
+final class RecordingBackend: Backend {
+    var size = (width: 100, height: 30)
+    private(set) var drawn: [Buffer] = []
+    var events: [Event] = []
+
+    func draw(_ buffer: Buffer) { drawn.append(buffer) }
+
+    func nextEvent(timeoutMilliseconds: Int) -> Event? {
+        if !events.isEmpty { return events.removeFirst() }
+        usleep(UInt32(timeoutMilliseconds) * 1000)
+        return nil
+    }
+}
+
+@MainActor
+struct RunLoopTests {
+    /// The clock stands still, so no timed redraw can happen: only the change can cause it.
+    @Test func aChangeToWhatTheScreenShowsRedrawsWithoutAnEvent() async {
+        let model = AppViewModel(
+            api: FakeAPI(), geocoder: FakeGeocoder(), opener: LinkOpener(environment: [:]), serverName: "first:1",
+            clock: TestClock.fixed)
+        model.login.email = "demo@onthemap.example"
+        model.login.password = "onthemap"
+        model.submitLogin()
+        #expect(await eventually { model.phase == .browsing && model.refreshing == nil })
+        let backend = RecordingBackend()
+        let ui = AppController(app: model, ascii: false)
+        let running = Task { await ui.run(on: backend) }
+        #expect(await eventually { backend.drawn.last?.text.contains("first:1") == true })
+        let count = backend.drawn.count
+        model.serverName = "second:2"
+        #expect(await eventually { backend.drawn.last?.text.contains("second:2") == true })
+        #expect(backend.drawn.count == count + 1)
+        backend.events.append(.endOfInput)
+        await running.value
+    }
+
+    /// Frames drawn while the last tracking still waits (here: after events that change nothing
+    /// observed, and after the too-small screen, which reads nothing) keep redrawing on changes.
+    @Test func changesStillRedrawAfterUntrackedFramesAndAResize() async {
+        let model = AppViewModel(
+            api: FakeAPI(), geocoder: FakeGeocoder(), opener: LinkOpener(environment: [:]), serverName: "first:1",
+            clock: TestClock.fixed)
+        model.login.email = "demo@onthemap.example"
+        model.login.password = "onthemap"
+        model.submitLogin()
+        #expect(await eventually { model.phase == .browsing && model.refreshing == nil })
+        let backend = RecordingBackend()
+        let ui = AppController(app: model, ascii: false)
+        let running = Task { await ui.run(on: backend) }
+        backend.events += Array(repeating: .resize(width: 100, height: 30), count: 5)
+        #expect(await eventually { backend.drawn.count == 6 })
+        model.serverName = "second:2"
+        #expect(await eventually { backend.drawn.last?.text.contains("second:2") == true })
+        backend.size = (30, 8)
+        backend.events.append(.resize(width: 30, height: 8))
+        #expect(await eventually { backend.drawn.last?.text.contains("Terminal too small") == true })
+        backend.size = (100, 30)
+        backend.events.append(.resize(width: 100, height: 30))
+        #expect(await eventually { backend.drawn.last?.text.contains("second:2") == true })
+        model.serverName = "third:3"
+        #expect(await eventually { backend.drawn.last?.text.contains("third:3") == true })
+        backend.events.append(.endOfInput)
+        await running.value
+    }
+}
