@@ -49,6 +49,8 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections: Int
 
     public static let defaultQueryTimeout: Duration = .seconds(2)
+    /// Half the cores, at least one: expensive queries never take every core from the rest.
+    public static let defaultExpensiveQueries = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, databasePath: String = ServerConfiguration.defaultDatabasePath(),
@@ -57,7 +59,7 @@ public struct ServerConfiguration: Sendable {
         bcryptCost: UInt8 = 10, maxBodyBytes: Int = 64 * 1024, maxStringBytes: Int = 1024,
         loginThrottle: LoginThrottlePolicy = LoginThrottlePolicy(), trustProxy: Bool = false, metrics: Bool = false,
         logRequests: Bool = false, listCacheSeconds: Double = 1, queryTimeout: Duration = ServerConfiguration.defaultQueryTimeout,
-        expensiveQueries: Int = 2, idleTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(30),
+        expensiveQueries: Int = ServerConfiguration.defaultExpensiveQueries, idleTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(30),
         maxConnections: Int = 1000
     ) {
         self.host = host

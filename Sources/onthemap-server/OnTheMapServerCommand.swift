@@ -56,8 +56,9 @@ extension OnTheMapServerCommand {
         var listCacheSeconds = 1.0
         @Option(help: "Seconds one list query may take in the database; past it: 400, code 124.")
         var queryTimeout = 2.0
-        @Option(help: "Expensive list queries (any $regex, filters no index serves) that may run at once; more wait 1 s, then 503.")
-        var expensiveQueries = 2
+        @Option(
+            help: "Expensive list queries (any $regex, filters no index serves) that may run at once (default: half the cores); more wait 1 s, then 503.")
+        var expensiveQueries = ServerConfiguration.defaultExpensiveQueries
         @Option(help: "Seconds a connection with no request in flight (idle, or still sending its headers) stays open.")
         var idleTimeout = 30.0
         @Option(help: "Seconds a request may take from its headers to the end of its answer before its connection is closed.")

@@ -40,7 +40,7 @@ import Testing
             let started = ContinuousClock.now
             let reply = try await RawHTTP.send("GET", server.baseURL, Self.list)
             #expect(reply.status == 200)
-            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(ContinuousClock.now - started < .seconds(10))
             // On main they stayed open for ever.
             #expect(try await Self.closed(sockets, within: 20) == 500)
         }
@@ -55,7 +55,7 @@ import Testing
             let started = ContinuousClock.now
             let reply = try await RawHTTP.send("GET", server.baseURL, Self.list)
             #expect(reply.status == 200)
-            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(ContinuousClock.now - started < .seconds(10))  // without eviction: not for an hour
             // The oldest were closed to make room; the server holds no more than its cap.
             // (Connections are registered on two event loops, so the order is only nearly exact.)
             let evicted = try await Self.closed(Array(sockets.prefix(100)), within: 10)

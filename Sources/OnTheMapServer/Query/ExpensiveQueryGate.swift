@@ -6,9 +6,11 @@ import NIOConcurrencyHelpers
 ///
 /// A query beyond the slots waits in line, at most `maxWaiting` of them and each at most
 /// `maxWait`; past either it gets 503 `{"code":155,…}` with `Retry-After: 1`, quickly, instead
-/// of queueing without bound.
+/// of queueing without bound. (A wait costs only a suspended task, so the line is long enough
+/// for a burst of ordinary unindexed queries, each a few milliseconds, to pass through.)
 final class ExpensiveQueryGate: Sendable {
     static let maxWait: Duration = .seconds(1)
+    static let maxWaiting = 64
 
     private struct Waiter {
         let id: Int
@@ -22,12 +24,10 @@ final class ExpensiveQueryGate: Sendable {
     }
 
     let slots: Int
-    let maxWaiting: Int
     private let state = NIOLockedValueBox(State())
 
     init(slots: Int) {
         self.slots = max(1, slots)
-        self.maxWaiting = 4 * self.slots
     }
 
     /// Runs `body` in a slot.
@@ -46,7 +46,7 @@ final class ExpensiveQueryGate: Sendable {
                     state.running += 1
                     return .run
                 }
-                guard state.waiters.count < maxWaiting else { return .refuse }
+                guard state.waiters.count < Self.maxWaiting else { return .refuse }
                 state.nextID += 1
                 state.waiters.append(Waiter(id: state.nextID, continuation: continuation))
                 return .wait(state.nextID)
