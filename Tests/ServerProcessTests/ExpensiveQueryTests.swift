@@ -41,6 +41,9 @@ import Testing
         // Sessions of their own: the main request must not queue in the client behind the eight.
         let attackers = RawHTTP.makeSession(connectionsPerHost: 16)
         let app = RawHTTP.makeSession()
+        let mainRequest = "/v1/StudentLocation?limit=100&skip=100&order=-updatedAt"
+        // The app's connection is open before the attack, as a running app's keep-alive one is.
+        #expect(try await RawHTTP.send("GET", server.baseURL, mainRequest, using: app).status == 200)
         let done = Flag()
         async let answers: [(RawHTTP.Reply, Duration)] = withThrowingTaskGroup(of: (RawHTTP.Reply, Duration).self) { group in
             for query in queries {
@@ -59,8 +62,7 @@ import Testing
         var mainTimes: [Duration] = []
         repeat {
             let started = ContinuousClock.now
-            let reply = try await RawHTTP.send(
-                "GET", server.baseURL, "/v1/StudentLocation?limit=100&skip=100&order=-updatedAt", using: app)
+            let reply = try await RawHTTP.send("GET", server.baseURL, mainRequest, using: app)
             mainTimes.append(ContinuousClock.now - started)
             #expect(reply.status == 200)
             #expect(reply.results?.count == 100)
