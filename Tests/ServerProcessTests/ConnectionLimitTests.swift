@@ -3,7 +3,8 @@ import ServerTestSupport
 import Testing
 
 /// Idle, slow and many connections against a real `onthemap-server` process (issue 9, item 5).
-@Suite(.serialized) struct ConnectionLimitTests {
+extension AbuseTests {
+@Suite struct ConnectionLimitTests {
     static let list = "/v1/StudentLocation?limit=100&skip=100&order=-updatedAt"
 
     private static func withServer(_ arguments: [String], _ body: (ServerProcess) async throws -> Void) async throws {
@@ -99,4 +100,5 @@ import Testing
             #expect(ContinuousClock.now - started < .seconds(10))
         }
     }
+}
 }
