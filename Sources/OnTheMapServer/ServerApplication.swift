@@ -32,7 +32,8 @@ public enum ServerApplication {
         let answers = ListAnswerCache(lifetime: .nanoseconds(Int64(configuration.listCacheSeconds * 1e9)))
         if answers.lifetime > .zero { storage.observeLocationChanges { answers.invalidate() } }
         let locations = LocationController(
-            storage: storage, configuration: configuration, sessions: sessions, answers: answers)
+            storage: storage, configuration: configuration, sessions: sessions, answers: answers,
+            expensiveQueries: ExpensiveQueryGate(slots: configuration.expensiveQueries))
         locations.register(on: router, path: "/v1/StudentLocation", isV1: true)
         locations.register(on: router, path: "/parse/classes/StudentLocation", isV1: false)
         locations.register(on: router, path: "/1/classes/StudentLocation", isV1: false)
@@ -55,8 +56,9 @@ public enum ServerApplication {
     {
         let storage: any ServerStorage
         switch configuration.database {
-        case .sqlite(let path): storage = try SQLiteStorage(path: path)
-        case .postgres(let url): storage = try PostgresStorage(url: url, logger: logger)
+        case .sqlite(let path): storage = try SQLiteStorage(path: path, queryTimeout: configuration.queryTimeout)
+        case .postgres(let url):
+            storage = try PostgresStorage(url: url, queryTimeout: configuration.queryTimeout, logger: logger)
         }
         do {
             try await storage.migrate()
@@ -84,8 +86,19 @@ public enum ServerApplication {
         let opened = try await openStorage(configuration, logger: logger)
         let storage: any ServerStorage = configuration.metrics ? MeasuredStorage(opened) : opened
         let router = buildRouter(storage: storage, configuration: configuration)
+        let maxConnections = ConnectionLimiter.fitDescriptorLimit(connections: configuration.maxConnections)
+        if maxConnections < configuration.maxConnections {
+            logger.warning(
+                "the open-file limit leaves room for \(maxConnections) connections, not \(configuration.maxConnections)")
+        }
+        let limiter = ConnectionLimiter(maxConnections: maxConnections)
+        let requestTimeout = TimeAmount(configuration.requestTimeout)
         let application = Application(
             router: router,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [ConnectionGuardHandler(limiter: limiter, requestTimeout: requestTimeout)],
+                    idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)

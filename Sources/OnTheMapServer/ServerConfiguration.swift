@@ -33,6 +33,24 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a list answer may be served from memory (`ListAnswerCache`); 0 turns that off.
     /// Writes clear it at once; this bounds staleness only for writes the server does not hear of.
     public var listCacheSeconds: Double
+    /// The time one list (and count) query may take in the database; past it the answer is 400
+    /// `{"code":124,"error":"query too expensive"}`.
+    public var queryTimeout: Duration
+    /// List queries that no index serves (any `$regex`, other filters and orders than the apps'
+    /// own) that may run at once; more wait up to `ExpensiveQueryGate.maxWait`, then get 503.
+    public var expensiveQueries: Int
+    /// A connection with no request in flight (keep-alive, or headers still trickling in) is
+    /// closed after this long.
+    public var idleTimeout: Duration
+    /// A request must be read and answered within this long from its head, or its connection is
+    /// closed (a body trickled a byte at a time, an answer the client does not read).
+    public var requestTimeout: Duration
+    /// Open connections at most; at the cap the longest-idle one makes room (`ConnectionLimiter`).
+    public var maxConnections: Int
+
+    public static let defaultQueryTimeout: Duration = .seconds(2)
+    /// Half the cores, at least one: expensive queries never take every core from the rest.
+    public static let defaultExpensiveQueries = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, databasePath: String = ServerConfiguration.defaultDatabasePath(),
@@ -40,7 +58,9 @@ public struct ServerConfiguration: Sendable {
         defaultLimit: Int = 100, maxLimit: Int = 1000, sessionLifetime: TimeInterval = 30 * 86_400,
         bcryptCost: UInt8 = 10, maxBodyBytes: Int = 64 * 1024, maxStringBytes: Int = 1024,
         loginThrottle: LoginThrottlePolicy = LoginThrottlePolicy(), trustProxy: Bool = false, metrics: Bool = false,
-        logRequests: Bool = false, listCacheSeconds: Double = 1
+        logRequests: Bool = false, listCacheSeconds: Double = 1, queryTimeout: Duration = ServerConfiguration.defaultQueryTimeout,
+        expensiveQueries: Int = ServerConfiguration.defaultExpensiveQueries, idleTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(30),
+        maxConnections: Int = 1000
     ) {
         self.host = host
         self.port = port
@@ -59,6 +79,11 @@ public struct ServerConfiguration: Sendable {
         self.metrics = metrics
         self.logRequests = logRequests
         self.listCacheSeconds = listCacheSeconds
+        self.queryTimeout = queryTimeout
+        self.expensiveQueries = expensiveQueries
+        self.idleTimeout = idleTimeout
+        self.requestTimeout = requestTimeout
+        self.maxConnections = maxConnections
     }
 
     /// `$XDG_DATA_HOME/onthemap/<name>` (default `~/.local/share/onthemap/<name>`).

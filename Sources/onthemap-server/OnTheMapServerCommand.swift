@@ -54,6 +54,17 @@ extension OnTheMapServerCommand {
                 "Seconds a list answer may be served from memory; writes through any instance clear it at once (0: off).",
                 valueName: "seconds"))
         var listCacheSeconds = 1.0
+        @Option(help: "Seconds one list query may take in the database; past it: 400, code 124.")
+        var queryTimeout = 2.0
+        @Option(
+            help: "Expensive list queries (any $regex, filters no index serves) that may run at once (default: half the cores); more wait 1 s, then 503.")
+        var expensiveQueries = ServerConfiguration.defaultExpensiveQueries
+        @Option(help: "Seconds a connection with no request in flight (idle, or still sending its headers) stays open.")
+        var idleTimeout = 30.0
+        @Option(help: "Seconds a request may take from its headers to the end of its answer before its connection is closed.")
+        var requestTimeout = 30.0
+        @Option(help: "Open connections at most; at the cap the longest-idle one is closed to make room.")
+        var maxConnections = 1000
 
         func validate() throws {
             if (parseAppId == nil) != (parseRestKey == nil) {
@@ -72,6 +83,14 @@ extension OnTheMapServerCommand {
             guard listCacheSeconds >= 0, listCacheSeconds <= 3600 else {
                 throw ValidationError("--list-cache-seconds must be between 0 and 3600.")
             }
+            guard queryTimeout >= 0.05, queryTimeout <= 600 else {
+                throw ValidationError("--query-timeout must be between 0.05 and 600 seconds.")
+            }
+            guard (1...1000).contains(expensiveQueries) else { throw ValidationError("--expensive-queries must be 1 to 1000.") }
+            guard idleTimeout >= 0.1, idleTimeout <= 86_400, requestTimeout >= 0.1, requestTimeout <= 86_400 else {
+                throw ValidationError("--idle-timeout and --request-timeout must be between 0.1 and 86400 seconds.")
+            }
+            guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1 to 1000000.") }
         }
 
         func run() async throws {
@@ -85,7 +104,10 @@ extension OnTheMapServerCommand {
                 loginThrottle: LoginThrottlePolicy(
                     failuresPerAccount: loginFailures, failuresPerAddress: loginFailuresPerAddress,
                     windowSeconds: loginWindowSeconds, blockSeconds: loginBlockSeconds),
-                trustProxy: trustProxy, metrics: metrics, logRequests: logRequests, listCacheSeconds: listCacheSeconds)
+                trustProxy: trustProxy, metrics: metrics, logRequests: logRequests, listCacheSeconds: listCacheSeconds,
+                queryTimeout: .milliseconds(Int64(queryTimeout * 1000)), expensiveQueries: expensiveQueries,
+                idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), requestTimeout: .milliseconds(Int64(requestTimeout * 1000)),
+                maxConnections: maxConnections)
             let serverLogger = logger
             let built = try await ServerApplication.build(configuration: configuration, logger: logger) { port in
                 serverLogger.notice("onthemap-server listening on http://\(configuration.host):\(port) (database \(configuration.database))")

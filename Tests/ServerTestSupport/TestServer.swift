@@ -165,21 +165,26 @@ public enum RawHTTP {
         }
     }
 
-    private static let session: URLSession = {
+    private static let session = makeSession()
+
+    /// A session of its own, for requests that must not queue behind others to the same server
+    /// (URLSession opens at most `connectionsPerHost` connections to one host).
+    public static func makeSession(connectionsPerHost: Int = 6) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
+        configuration.httpMaximumConnectionsPerHost = connectionsPerHost
         return URLSession(configuration: configuration)
-    }()
+    }
 
     public static func send(
-        _ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil
+        _ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil, using session: URLSession? = nil
     ) async throws -> Reply {
         var request = URLRequest(url: url, timeoutInterval: 20)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
-        let (data, response) = try await session.data(for: request)
+        let (data, response) = try await (session ?? Self.session).data(for: request)
         let http = response as! HTTPURLResponse
         var fields: [String: String] = [:]
         for (key, value) in http.allHeaderFields {
@@ -189,13 +194,14 @@ public enum RawHTTP {
     }
 
     public static func send(
-        _ method: String, _ base: URL, _ pathAndQuery: String, headers: [String: String] = [:], json: String? = nil
+        _ method: String, _ base: URL, _ pathAndQuery: String, headers: [String: String] = [:], json: String? = nil,
+        using session: URLSession? = nil
     ) async throws -> Reply {
         var allHeaders = headers
         if json != nil { allHeaders["Content-Type"] = "application/json" }
         guard let url = URL(string: base.absoluteString + pathAndQuery) else {
             throw URLError(.badURL)
         }
-        return try await send(method, url, headers: allHeaders, body: json.map { Data($0.utf8) })
+        return try await send(method, url, headers: allHeaders, body: json.map { Data($0.utf8) }, using: session)
     }
 }

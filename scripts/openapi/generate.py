@@ -101,8 +101,8 @@ SCHEMAS = {
     "ParseError": {
         "type": "object",
         "description": "Parse Server's error body: 101 not found, 102 invalid query, 105 invalid field name, "
-        "107 invalid JSON or bad constraint, 111 incorrect type, 119 not the owner, 142 validation failed, "
-        "209 no valid session.",
+        "107 invalid JSON or bad constraint, 111 incorrect type, 119 not the owner, 124 query too expensive, "
+        "142 validation failed, 155 too many expensive queries at once, 209 no valid session.",
         "required": ["code", "error"],
         "additionalProperties": False,
         "properties": {"code": {"type": "integer"}, "error": {"type": "string"}},
@@ -201,6 +201,7 @@ SCHEMAS = {
 
 RETRY_AFTER = {"Retry-After": {"description": "Seconds until a login may be tried again.", "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
 SET_COOKIE = {"Set-Cookie": {"description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`.", "schema": {"type": "string"}}}
+QUERY_RETRY_AFTER = {"Retry-After": {"description": "Seconds until the query may be sent again.", "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
 LOCATION = {"Location": {"description": "The new row's absolute URL.", "schema": {"type": "string"}}}
 
 WRITE_BODY = {"required": True, "content": json_content(ref("StudentLocationWrite"))}
@@ -234,7 +235,11 @@ def location_paths(path, is_v1, era):
                 "operationId": f"listLocations{name}", "tags": tags, "summary": "List locations (Parse query).",
                 "parameters": list_parameters(is_v1),
                 "responses": {"200": response("A page of rows.", ref("StudentLocationList")),
-                              "400": parse_error("A bad query (102, 105, 107)."), "403": NO_KEYS},
+                              "400": parse_error("A bad query (102, 105, 107), or one too expensive (124: over a cap "
+                                                 "of the `where`, or over the query time budget)."),
+                              "403": NO_KEYS,
+                              "503": response("Every slot for expensive queries is taken (155); retry later.",
+                                              ref("ParseError"), QUERY_RETRY_AFTER)},
             },
             "post": {
                 "operationId": f"createLocation{name}", "tags": tags, "summary": "Post a location.",

@@ -10,6 +10,8 @@ struct LocationController: Sendable {
     let configuration: ServerConfiguration
     let sessions: SessionAuthority
     let answers: ListAnswerCache
+    /// Slots for the queries no index serves (a refused or over-budget answer is never cached).
+    let expensiveQueries: ExpensiveQueryGate
 
     /// Registers the routes under `path` (`/v1/StudentLocation`, `/parse/classes/StudentLocation`, …).
     func register(on router: Router<AppRequestContext>, path: String, isV1: Bool) {
@@ -39,7 +41,9 @@ struct LocationController: Sendable {
         let query = try ListQuery.parse(
             RawQuery.parse(request.uri.query), defaultLimit: configuration.defaultLimit, maxLimit: configuration.maxLimit,
             allowUniqueKeyParameter: isV1)
-        let (rows, count) = try await storage.locations(query)
+        let (rows, count) =
+            query.isExpensive
+            ? try await expensiveQueries.run { try await storage.locations(query) } : try await storage.locations(query)
         var json = LocationJSON(capacity: rows.count * 280 + 32)
         json.writeList(rows, count: count, keys: query.keys)
         let body = ByteBuffer(bytes: json.bytes)

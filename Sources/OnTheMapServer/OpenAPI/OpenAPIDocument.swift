@@ -628,7 +628,7 @@ enum OpenAPIDocument {
             }
           },
           "400": {
-            "description": "A bad query (102, 105, 107).",
+            "description": "A bad query (102, 105, 107), or one too expensive (124: over a cap of the `where`, or over the query time budget).",
             "content": {
               "application/json": {
                 "schema": {
@@ -650,6 +650,25 @@ enum OpenAPIDocument {
                       "$ref": "#/components/schemas/PlainError"
                     }
                   ]
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "Every slot for expensive queries is taken (155); retry later.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until the query may be sent again.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
                 }
               }
             }
@@ -1003,7 +1022,7 @@ enum OpenAPIDocument {
             }
           },
           "400": {
-            "description": "A bad query (102, 105, 107).",
+            "description": "A bad query (102, 105, 107), or one too expensive (124: over a cap of the `where`, or over the query time budget).",
             "content": {
               "application/json": {
                 "schema": {
@@ -1025,6 +1044,25 @@ enum OpenAPIDocument {
                       "$ref": "#/components/schemas/PlainError"
                     }
                   ]
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "Every slot for expensive queries is taken (155); retry later.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until the query may be sent again.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
                 }
               }
             }
@@ -1378,7 +1416,7 @@ enum OpenAPIDocument {
             }
           },
           "400": {
-            "description": "A bad query (102, 105, 107).",
+            "description": "A bad query (102, 105, 107), or one too expensive (124: over a cap of the `where`, or over the query time budget).",
             "content": {
               "application/json": {
                 "schema": {
@@ -1400,6 +1438,25 @@ enum OpenAPIDocument {
                       "$ref": "#/components/schemas/PlainError"
                     }
                   ]
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "Every slot for expensive queries is taken (155); retry later.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until the query may be sent again.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
                 }
               }
             }
@@ -1928,7 +1985,7 @@ enum OpenAPIDocument {
       },
       "ParseError": {
         "type": "object",
-        "description": "Parse Server's error body: 101 not found, 102 invalid query, 105 invalid field name, 107 invalid JSON or bad constraint, 111 incorrect type, 119 not the owner, 142 validation failed, 209 no valid session.",
+        "description": "Parse Server's error body: 101 not found, 102 invalid query, 105 invalid field name, 107 invalid JSON or bad constraint, 111 incorrect type, 119 not the owner, 124 query too expensive, 142 validation failed, 155 too many expensive queries at once, 209 no valid session.",
         "required": [
           "code",
           "error"

@@ -7,20 +7,19 @@ import OnTheMapModels
 /// `imxs`), `$or $and $nor`, and `{"__type":"Date","iso":…}` values. Unknown operators are
 /// refused with 107, bad key names with 105, a malformed `$or` with 102. A valid key that is
 /// not a field of the class matches as a missing field would (equality never, `$exists:false`
-/// always), as in Parse.
+/// always), as in Parse. Past a cap of `WhereLimits`: 124 "query too expensive".
 enum WhereParser {
-    static let maxDepth = 8
     static let maxRegexLength = 256
 
     static func parse(_ text: String) throws(APIFailure) -> Predicate {
         guard let data = text.data(using: .utf8),
             let json = try? JSONDecoder().decode(JSONValue.self, from: data)
         else { throw .invalidJSON("invalid JSON in where") }
-        return try parse(json)
+        var limits = WhereLimits()
+        return try parse(json, depth: 0, limits: &limits)
     }
 
-    static func parse(_ json: JSONValue, depth: Int = 0) throws(APIFailure) -> Predicate {
-        guard depth <= maxDepth else { throw .invalidQuery("where is nested too deeply") }
+    private static func parse(_ json: JSONValue, depth: Int, limits: inout WhereLimits) throws(APIFailure) -> Predicate {
         guard case .object(let clauses) = json else { throw .invalidQuery("where must be a JSON object") }
         var parts: [Predicate] = []
         for (key, value) in clauses.sorted(by: { $0.key < $1.key }) {
@@ -29,10 +28,11 @@ enum WhereParser {
                 guard case .array(let items) = value, !items.isEmpty else {
                     throw .invalidQuery("bad \(key) format - use an array value")
                 }
+                try WhereLimits.checkBranches(items.count, depth: depth + 1)
                 var subpredicates: [Predicate] = []
                 for item in items {
                     guard case .object = item else { throw .invalidQuery("bad \(key) format - use an array of objects") }
-                    subpredicates.append(try parse(item, depth: depth + 1))
+                    subpredicates.append(try parse(item, depth: depth + 1, limits: &limits))
                 }
                 switch key {
                 case "$or": parts.append(.or(subpredicates))
@@ -42,7 +42,7 @@ enum WhereParser {
             default:
                 if key.hasPrefix("$") { throw .invalidJSON("bad constraint: \(key)") }
                 guard isValidKeyName(key) else { throw .invalidKeyName("Invalid key name: \(key)") }
-                parts.append(try constraint(on: LocationField(rawValue: key), value: value))
+                parts.append(try constraint(on: LocationField(rawValue: key), value: value, limits: &limits))
             }
         }
         return parts.reduce(.always) { $0.and($1) }
@@ -54,14 +54,20 @@ enum WhereParser {
         return key.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "_" || $0 == "." }
     }
 
-    private static func constraint(on field: LocationField?, value: JSONValue) throws(APIFailure) -> Predicate {
+    private static func constraint(on field: LocationField?, value: JSONValue, limits: inout WhereLimits) throws(APIFailure)
+        -> Predicate
+    {
         if case .object(let operators) = value, operators.keys.contains(where: { $0.hasPrefix("$") }) {
             var parts: [Predicate] = []
             for (op, operand) in operators.sorted(by: { $0.key < $1.key }) {
+                try limits.countClause()
+                if op == "$regex" { try limits.countRegex() }
+                if case .array(let items) = operand { try limits.countValues(items.count) }
                 parts.append(try apply(op, operand, operators: operators, to: field))
             }
             return parts.reduce(.always) { $0.and($1) }
         }
+        try limits.countClause()
         // Plain value: equality.
         guard let field else { return value == .null ? .always : .never }
         if value == .null { return .isNull(field, true) }

@@ -14,10 +14,12 @@ final class PostgresStorage: ServerStorage {
     private let runTask: Task<Void, Never>
     private let changeListener = NIOLockedValueBox<Task<Void, Never>?>(nil)
     let logger: Logger
+    /// The time a list query may take: `SET LOCAL statement_timeout` in its transaction.
+    let queryTimeout: Duration
 
     /// Connects to `url` (`postgres://user:password@host:port/database`; TLS off, for loopback
     /// and private networks).
-    init(url: URL, logger: Logger) throws {
+    init(url: URL, queryTimeout: Duration = ServerConfiguration.defaultQueryTimeout, logger: Logger) throws {
         guard let host = url.host, !url.path.isEmpty else {
             throw PostgresStorageError.badURL("expected postgres://user[:password]@host[:port]/database")
         }
@@ -28,6 +30,7 @@ final class PostgresStorage: ServerStorage {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
+        self.queryTimeout = queryTimeout
         runTask = Task { await client.run() }
     }
 
@@ -73,31 +76,51 @@ final class PostgresStorage: ServerStorage {
         return (condition, compiler.binds)
     }
 
+    /// The page and count of `query`, in one transaction whose `statement_timeout` is the query
+    /// budget (or 400 "query too expensive").
     func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
         let (condition, binds) = compile(query)
         let limitIndex = binds.count + 1
         let sql = "SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT $\(limitIndex) OFFSET $\(limitIndex + 1)"
+        let countSQL = query.includeCount ? "SELECT COUNT(*) FROM student_location WHERE \(condition)" : nil
+        let milliseconds = max(1, queryTimeout.components.seconds * 1000 + queryTimeout.components.attoseconds / 1_000_000_000_000_000)
+        let logger = self.logger
         do {
-            var rows: [StoredLocation] = []
-            if query.limit > 0 {
-                var bindings = try Self.bindings(binds)
-                bindings.append(query.limit)
-                bindings.append(query.skip)
-                for try await row in try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
-                    rows.append(try Self.location(from: row))
+            return try await client.withTransaction(logger: logger) { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(milliseconds)"), logger: logger)
+                var rows: [StoredLocation] = []
+                if query.limit > 0 {
+                    var bindings = try Self.bindings(binds)
+                    bindings.append(query.limit)
+                    bindings.append(query.skip)
+                    for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
+                        rows.append(try Self.location(from: row))
+                    }
                 }
-            }
-            var count: Int?
-            if query.includeCount {
-                let countQuery = PostgresQuery(
-                    unsafeSQL: "SELECT COUNT(*) FROM student_location WHERE \(condition)", binds: try Self.bindings(binds))
-                for try await (value) in try await client.query(countQuery, logger: logger).decode(Int.self) {
-                    count = value
+                var count: Int?
+                if let countSQL {
+                    let countQuery = PostgresQuery(unsafeSQL: countSQL, binds: try Self.bindings(binds))
+                    for try await (value) in try await connection.query(countQuery, logger: logger).decode(Int.self) {
+                        count = value
+                    }
                 }
+                return (rows, count)
             }
-            return (rows, count)
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.invalidRegularExpression.raw {
-            throw APIFailure.invalidQuery("bad $regex: not a valid regular expression")
+        } catch let error as PostgresTransactionError {
+            throw Self.listFailure(error.closureError ?? error.beginError ?? error)
+        } catch {
+            throw Self.listFailure(error)
+        }
+    }
+
+    /// A list query's database error as the client's answer: a bad regex (102), the budget spent
+    /// (`query_canceled`: 124), else unchanged.
+    private static func listFailure(_ error: any Error) -> any Error {
+        guard let error = error as? PSQLError else { return error }
+        switch error.serverInfo?[.sqlState] {
+        case PostgresError.Code.invalidRegularExpression.raw: return APIFailure.invalidQuery("bad $regex: not a valid regular expression")
+        case PostgresError.Code.queryCanceled.raw: return APIFailure.queryTooExpensive()
+        default: return error
         }
     }
 

@@ -8,30 +8,22 @@ import GRDB
 /// and of the machine (WAL is synced at every commit).
 final class SQLiteStorage: ServerStorage {
     let pool: DatabasePool
+    /// The time a list query may take (`SQLiteQueryBudget`).
+    let queryTimeout: Duration
+    private let budgets = SQLiteQueryBudgets()
 
     /// Opens (creating folders and file as needed) the database at `path`.
-    init(path: String) throws {
+    init(path: String, queryTimeout: Duration = ServerConfiguration.defaultQueryTimeout) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        self.queryTimeout = queryTimeout
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
+        configuration.prepareDatabase { [budgets] db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            db.add(function: SQLiteStorage.regexpFunction)
+            budgets.install(on: db)
         }
         pool = try DatabasePool(path: path, configuration: configuration)
-    }
-
-    /// `onthemap_regexp(text, pattern, options)`: 1 when `text` matches (Parse `$regex`).
-    private static let regexpFunction = DatabaseFunction("onthemap_regexp", argumentCount: 3, pure: true) { values in
-        guard let text = String.fromDatabaseValue(values[0]), let pattern = String.fromDatabaseValue(values[1]) else {
-            return false
-        }
-        let options = String.fromDatabaseValue(values[2]) ?? ""
-        guard let expression = try? NSRegularExpression(pattern: pattern, options: RegexOptions.parse(options)) else {
-            return false
-        }
-        return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 
     func close() async {
@@ -91,29 +83,37 @@ final class SQLiteStorage: ServerStorage {
 
     static let columns = LocationField.allCases.map(\.column).joined(separator: ", ")
 
+    /// The page and count of `query`, within `queryTimeout` (or 400 "query too expensive").
     func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
         var compiler = SQLCompiler(dialect: .sqlite)
         let condition = compiler.condition(query.predicate)
-        let binds = compiler.binds
+        let binds = compiler.binds.map(\.databaseValue)
         let sql = "SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT ? OFFSET ?"
-        return try await pool.read { db in
-            let arguments = StatementArguments(binds.map(\.databaseValue) + [query.limit.databaseValue, query.skip.databaseValue])
-            // A cached statement (no parse per request) and a cursor, whose rows are read straight
-            // from the statement instead of being copied first: the list endpoint's hot path.
-            var rows: [StoredLocation] = []
-            if query.limit > 0 {
-                rows.reserveCapacity(min(query.limit, 1000))
-                let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-                while let row = try cursor.next() { rows.append(Self.location(from: row)) }
+        let countSQL = query.includeCount ? "SELECT COUNT(*) FROM student_location WHERE \(condition)" : nil
+        return try await pool.read { [budgets, queryTimeout] db in
+            try budgets.budget(for: db).run(timeout: queryTimeout) {
+                try Self.read(db, sql: sql, countSQL: countSQL, binds: binds, limit: query.limit, skip: query.skip)
             }
-            var count: Int?
-            if query.includeCount {
-                count = try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM student_location WHERE \(condition)",
-                    arguments: StatementArguments(binds.map(\.databaseValue)))
-            }
-            return (rows, count)
         }
+    }
+
+    private static func read(_ db: Database, sql: String, countSQL: String?, binds: [DatabaseValue], limit: Int, skip: Int)
+        throws -> (rows: [StoredLocation], count: Int?)
+    {
+        // A cached statement (no parse per request) and a cursor, whose rows are read straight
+        // from the statement instead of being copied first: the list endpoint's hot path.
+        var rows: [StoredLocation] = []
+        if limit > 0 {
+            rows.reserveCapacity(min(limit, 1000))
+            let arguments = StatementArguments(binds + [limit.databaseValue, skip.databaseValue])
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+            while let row = try cursor.next() { rows.append(location(from: row)) }
+        }
+        var count: Int?
+        if let countSQL {
+            count = try Int.fetchOne(db, sql: countSQL, arguments: StatementArguments(binds))
+        }
+        return (rows, count)
     }
 
     /// SQLite does not announce other processes' commits (`onthemap-server import` while serving,

@@ -1,0 +1,79 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+@testable import OnTheMapServer
+
+/// The caps on one `where` (`WhereLimits`): past any, 400 `{"code":124,"error":"query too expensive"}`.
+@Suite struct QueryLimitTests {
+    static func many(_ count: Int, _ item: (Int) -> String) -> String {
+        (0..<count).map(item).joined(separator: ",")
+    }
+
+    static func nested(_ depth: Int) -> String {
+        depth == 0 ? #"{"uniqueKey":"k1"}"# : #"{"$or":[\#(nested(depth - 1))]}"#
+    }
+
+    static let regexFields = ["firstName", "lastName", "mapString", "mediaURL", "uniqueKey"]
+
+    struct Case: Sendable, CustomStringConvertible {
+        var name: String
+        var whereJSON: String
+        var refused: Bool
+        var description: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "32 clauses", whereJSON: "{" + many(32) { #""f\#($0)":1"# } + "}", refused: false),
+        Case(name: "33 clauses", whereJSON: "{" + many(33) { #""f\#($0)":1"# } + "}", refused: true),
+        Case(name: "4 regexes", whereJSON: "{" + many(4) { #""\#(regexFields[$0])":{"$regex":"a"}"# } + "}", refused: false),
+        Case(name: "5 regexes", whereJSON: "{" + many(5) { #""\#(regexFields[$0])":{"$regex":"a"}"# } + "}", refused: true),
+        Case(name: "16 $or branches", whereJSON: #"{"$or":["# + many(16) { #"{"uniqueKey":"k\#($0)"}"# } + "]}", refused: false),
+        Case(name: "17 $or branches", whereJSON: #"{"$or":["# + many(17) { #"{"uniqueKey":"k\#($0)"}"# } + "]}", refused: true),
+        Case(name: "17 $and branches", whereJSON: #"{"$and":["# + many(17) { #"{"f\#($0)":1}"# } + "]}", refused: true),
+        Case(name: "17 $nor branches", whereJSON: #"{"$nor":["# + many(17) { #"{"f\#($0)":1}"# } + "]}", refused: true),
+        Case(name: "nesting 4", whereJSON: nested(4), refused: false),
+        Case(name: "nesting 5", whereJSON: nested(5), refused: true),
+        Case(name: "nesting 9", whereJSON: nested(9), refused: true),
+        Case(
+            name: "2,001 $in values",
+            whereJSON: #"{"uniqueKey":{"$in":["# + many(1000) { #""k\#($0)""# } + #"]},"firstName":{"$nin":["#
+                + many(1000) { #""n\#($0)""# } + #"]},"lastName":{"$in":["x"]}}"#,
+            refused: true),
+    ]
+
+    /// One server per backend for all the cases (a server per case would hold dozens of
+    /// PostgreSQL connections while other suites run).
+    @Test(arguments: TestBackend.available)
+    func capsAWhere(backend: TestBackend) async throws {
+        let server = try await QueryTests.start(backend)
+        defer { Task { await server.stop() } }
+        // Twice: a refusal is never kept by the list cache.
+        for test in Self.cases {
+            for _ in 0..<2 {
+                let reply = try await QueryTests.get(server, "/v1/StudentLocation", "where=" + test.whereJSON)
+                let body = reply.json() as? [String: Any]
+                if test.refused {
+                    #expect(reply.status == 400, "\(test): \(reply.text)")
+                    #expect(body?["code"] as? Int == 124)
+                    #expect(body?["error"] as? String == "query too expensive")
+                } else {
+                    #expect(reply.status == 200, "\(test): \(reply.text)")
+                }
+            }
+        }
+    }
+
+    @Test func theAppsRequestsAreNotExpensive() throws {
+        func query(_ text: String) throws -> ListQuery {
+            try ListQuery.parse(RawQuery.parse(text), defaultLimit: 100, maxLimit: 1000, allowUniqueKeyParameter: true)
+        }
+        #expect(try !query("limit=100&order=-updatedAt").isExpensive)
+        #expect(try !query("limit=100&skip=100&order=-updatedAt&count=1").isExpensive)
+        #expect(try !query("uniqueKey=k1").isExpensive)
+        #expect(try !query(#"where={"uniqueKey":"k1"}&order=lastName"#).isExpensive)
+        #expect(try query(#"where={"uniqueKey":"k1","firstName":{"$regex":"a"}}"#).isExpensive)
+        #expect(try query(#"where={"firstName":"Ada"}"#).isExpensive)
+        #expect(try query("order=lastName").isExpensive)
+    }
+}

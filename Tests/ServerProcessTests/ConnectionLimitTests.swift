@@ -1,0 +1,104 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+/// Idle, slow and many connections against a real `onthemap-server` process (issue 9, item 5).
+extension AbuseTests {
+@Suite struct ConnectionLimitTests {
+    static let list = "/v1/StudentLocation?limit=100&skip=100&order=-updatedAt"
+
+    private static func withServer(_ arguments: [String], _ body: (ServerProcess) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onthemap-conn-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await ServerProcess.start(
+            database: directory.appendingPathComponent("server.sqlite").path, arguments: ["--no-log-requests"] + arguments)
+        defer { server.terminate() }
+        try await body(server)
+    }
+
+    /// Waits (polling every 50 ms, at most `seconds`) until the server has closed every socket.
+    private static func closed(_ sockets: [RawSocket], within seconds: Int) async throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var open = sockets
+        while !open.isEmpty, ContinuousClock.now < deadline {
+            open.removeAll { $0.isClosedByPeer }
+            if !open.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        return sockets.count - open.count
+    }
+
+    @Test func fiveHundredIdleConnectionsDoNotStopANormalRequestAndAreClosedWhenIdle() async throws {
+        RawSocket.raiseDescriptorLimit(to: 4096)
+        try await Self.withServer(["--idle-timeout", "2"]) { server in
+            // Half say nothing at all; half start a request and never finish its headers.
+            var sockets: [RawSocket] = []
+            for index in 0..<500 {
+                let socket = try RawSocket(port: server.port)
+                if index.isMultiple(of: 2) { socket.send("GET /v1/StudentLocation HTTP/1.1\r\nHost: x\r\n") }
+                sockets.append(socket)
+            }
+            let started = ContinuousClock.now
+            let reply = try await RawHTTP.send("GET", server.baseURL, Self.list)
+            #expect(reply.status == 200)
+            #expect(ContinuousClock.now - started < .seconds(10))
+            // On main they stayed open for ever.
+            #expect(try await Self.closed(sockets, within: 20) == 500)
+        }
+    }
+
+    @Test func atTheCapTheLongestIdleConnectionMakesRoom() async throws {
+        RawSocket.raiseDescriptorLimit(to: 4096)
+        // An hour of idle timeout: only the cap's eviction can let the normal request in.
+        try await Self.withServer(["--max-connections", "50", "--idle-timeout", "3600"]) { server in
+            var sockets: [RawSocket] = []
+            for _ in 0..<200 { sockets.append(try RawSocket(port: server.port)) }
+            let started = ContinuousClock.now
+            let reply = try await RawHTTP.send("GET", server.baseURL, Self.list)
+            #expect(reply.status == 200)
+            #expect(ContinuousClock.now - started < .seconds(10))  // without eviction: not for an hour
+            // The oldest were closed to make room; the server holds no more than its cap.
+            // (Connections are registered on two event loops, so the order is only nearly exact.)
+            let evicted = try await Self.closed(Array(sockets.prefix(100)), within: 10)
+            #expect(evicted == 100)
+        }
+    }
+
+    @Test func headersTrickledAByteAtATimeDoNotHoldAConnection() async throws {
+        try await Self.withServer(["--idle-timeout", "1", "--request-timeout", "2"]) { server in
+            let socket = try RawSocket(port: server.port)
+            let request = "GET /v1/StudentLocation HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-Slow: 1\r\n", count: 200)
+            let started = ContinuousClock.now
+            var closed = false
+            for character in request {
+                if !socket.send(String(character)) || socket.isClosedByPeer {
+                    closed = true
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(closed)
+            #expect(ContinuousClock.now - started < .seconds(10))
+        }
+    }
+
+    @Test func aBodyTrickledAByteAtATimeDoesNotHoldAConnection() async throws {
+        try await Self.withServer(["--idle-timeout", "1", "--request-timeout", "2", "--open-writes"]) { server in
+            let socket = try RawSocket(port: server.port)
+            socket.send(
+                "POST /v1/StudentLocation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n")
+            let started = ContinuousClock.now
+            var closed = false
+            for _ in 0..<600 {
+                if !socket.send("{") || socket.isClosedByPeer {
+                    closed = true
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(closed)
+            #expect(ContinuousClock.now - started < .seconds(10))
+        }
+    }
+}
+}
