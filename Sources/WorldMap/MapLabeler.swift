@@ -18,15 +18,15 @@ struct MapLabeler {
         let named = labelSelectedPin(&placer, pins: pins, placement: placement, grid: &grid)
         if kilometresPerColumn < 30 {
             labelCities(&placer, grid: &grid, except: named)
-            labelCountries(&placer, grid: &grid)
+            labelCountries(&placer, grid: &grid, except: named)
         } else {
-            labelCountries(&placer, grid: &grid)
+            labelCountries(&placer, grid: &grid, except: named)
             labelCities(&placer, grid: &grid, except: named)
         }
     }
 
     /// Writes the selected pin's name beside it (right, else left); returns the name, which
-    /// no city label then repeats.
+    /// no city or country label then repeats.
     private func labelSelectedPin(
         _ placer: inout LabelPlacer, pins: [MapPin], placement: PinPlacement, grid: inout MapGrid
     ) -> String? {
@@ -67,13 +67,13 @@ struct MapLabeler {
         }
     }
 
-    private func labelCountries(_ placer: inout LabelPlacer, grid: inout MapGrid) {
+    private func labelCountries(_ placer: inout LabelPlacer, grid: inout MapGrid, except named: String?) {
         let kilometres = kilometresPerColumn
         for index in PlaceLabels.countriesBySize {
             let country = PlaceLabels.countries[index]
             guard Double(country.rank).squareRoot() / kilometres >= 3 else { break }
             guard !(cropSouth && country.latitude < Viewport.worldSouth),
-                let name = placer.ascii ? country.asciiName : country.name
+                let name = placer.ascii ? country.asciiName : country.name, country.name != named
             else { continue }
             let characters = placer.cells(name)
             guard characters.count <= grid.width else { continue }

@@ -44,7 +44,8 @@ public struct MapRenderer: Sendable {
         var borders = [UInt8](repeating: 0, count: masks.count)
         var admin1 = [UInt8](repeating: 0, count: masks.count)
         if showsBordersAndNames {
-            let lines = LineRasterizer(transform: DotTransform(viewport: viewport, cropSouth: crop), width: viewport.width)
+            let lines = LineRasterizer(
+                transform: DotTransform(viewport: viewport, cropSouth: crop), width: viewport.width)
             lines.draw(isDetailed(viewport) ? .detailedBorders : .coarseBorders, dashed: false, into: &borders)
             if viewport.degreesPerColumn / 2 < admin1Threshold {
                 lines.draw(.admin1, dashed: true, into: &admin1)

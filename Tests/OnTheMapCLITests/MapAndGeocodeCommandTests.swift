@@ -105,7 +105,8 @@ import WorldMap
         #expect(row.count > cell.column && row[cell.column] == "o")
         #expect(
             lines[40]
-                == "1 location - |----| 2000 km (1243 mi) - centre 12.00N 0.00E - zoom 1.0 - o one pin, 2-9/+ several - map: Natural Earth, names: GeoNames"
+                == "1 location - |----| 2000 km (1243 mi) - centre 12.00N 0.00E - zoom 1.0 - o one pin, 2-9/+ several"
+                + " - map: Natural Earth, names: GeoNames"
         )
     }
 

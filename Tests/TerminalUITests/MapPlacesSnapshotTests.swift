@@ -17,7 +17,8 @@ import WorldMap
     /// A pin of each style near the place; the selected one carries a student's name.
     static func pins(near place: (name: String, latitude: Double, longitude: Double)) -> [MapPin] {
         [
-            MapPin(id: "a", latitude: place.latitude, longitude: place.longitude, style: .selected, label: "Ada Lovelace"),
+            MapPin(
+                id: "a", latitude: place.latitude, longitude: place.longitude, style: .selected, label: "Ada Lovelace"),
             MapPin(id: "b", latitude: place.latitude + 0.3, longitude: place.longitude + 0.5, style: .own),
             MapPin(id: "c", latitude: place.latitude - 0.4, longitude: place.longitude - 0.6, style: .match),
             MapPin(id: "d", latitude: place.latitude + 2, longitude: place.longitude - 3),
@@ -35,7 +36,8 @@ import WorldMap
                 width: 80, height: 24, centerLatitude: place.latitude, centerLongitude: place.longitude, zoom: zoom)
             let grid = MapRenderer(mode: mode).render(view, pins: pins(near: place)).grid
             let scale = MapScale(view)
-            let title = "\(name) · zoom \(Int(zoom)) · \(scale.bar(ascii: mode == .ascii)) · \(scale.center(ascii: mode == .ascii))"
+            let title =
+                "\(name) · zoom \(Int(zoom)) · \(scale.bar(ascii: mode == .ascii)) · \(scale.center(ascii: mode == .ascii))"
             text.append(title)
             text += grid.lines
             styles.append(String(repeating: " ", count: 80))
@@ -56,7 +58,8 @@ import WorldMap
     func braille(_ index: Int) {
         for color in [true, false] {
             let (text, styles) = Self.render(index, mode: .braille, color: color)
-            assertSnapshot(text, styles: styles, named: "places-\(Self.places[index].name)-braille-\(color ? "color" : "mono")")
+            assertSnapshot(
+                text, styles: styles, named: "places-\(Self.places[index].name)-braille-\(color ? "color" : "mono")")
         }
     }
 
@@ -65,7 +68,8 @@ import WorldMap
         for color in [true, false] {
             let (text, styles) = Self.render(index, mode: .ascii, color: color)
             #expect(text.unicodeScalars.allSatisfy { $0.isASCII || $0 == "·" })
-            assertSnapshot(text, styles: styles, named: "places-\(Self.places[index].name)-ascii-\(color ? "color" : "mono")")
+            assertSnapshot(
+                text, styles: styles, named: "places-\(Self.places[index].name)-ascii-\(color ? "color" : "mono")")
         }
     }
 

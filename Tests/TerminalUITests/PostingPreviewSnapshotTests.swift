@@ -6,8 +6,8 @@ import ViewModels
 
 @testable import TerminalUI
 
-/// The posting preview found by the real offline gazetteer: the city's name beside its pin,
-/// neighbouring cities and a border line.
+/// The posting preview found by the real offline gazetteer: the place's name beside its pin,
+/// neighbouring cities or countries and a border line.
 @MainActor
 struct PostingPreviewSnapshotTests {
     func render(_ model: PostingViewModel, ascii: Bool = false) -> Buffer {
@@ -19,9 +19,9 @@ struct PostingPreviewSnapshotTests {
         return PostingScreen.render(model, over: base, milliseconds: 0, ascii: ascii).buffer
     }
 
-    /// The query and the name GeoNames gives the city.
-    @Test(arguments: [("Ulaanbaatar", "Ulan Bator"), ("Lisbon, Portugal", "Lisbon")])
-    func cityPreview(_ query: String, _ name: String) async throws {
+    /// The query and the name GeoNames gives the place (a country is fitted with its neighbours).
+    @Test(arguments: [("Ulaanbaatar", "Ulan Bator"), ("Lisbon, Portugal", "Lisbon"), ("France", "France")])
+    func placePreview(_ query: String, _ name: String) async throws {
         for ascii in [false, true] {
             let model = PostingViewModel(api: FakeAPI(), geocoder: OfflineGeocoder(), accountKey: "me")
             model.location = query

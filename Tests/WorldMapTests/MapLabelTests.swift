@@ -51,7 +51,11 @@ import Testing
         var text = ""
         for (index, cell) in grid.cells.enumerated() {
             if index % grid.width == 0 { text += " " }
-            if case .label(let k) = cell.style, kind == nil || k == kind { text.append(cell.character) } else { text += " " }
+            if case .label(let k) = cell.style, kind == nil || k == kind {
+                text.append(cell.character)
+            } else {
+                text += " "
+            }
         }
         return text
     }

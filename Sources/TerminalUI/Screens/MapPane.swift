@@ -56,7 +56,8 @@ public enum MapPane {
         let onScreen = hotspots.count
         let scale = MapScale(viewport)
         let legend =
-            "\(scale.bar(ascii: model.ascii)) · \(scale.center(ascii: model.ascii)) · zoom \(Int(viewport.zoom))× · "
+            "\(scale.bar(ascii: model.ascii)) · \(scale.center(ascii: model.ascii))"
+            + " · zoom \(Int(viewport.zoom))× · "
             + "\(onScreen) of \(model.rows.count) pins here"
         buffer.put(legend, x: rect.x + 1, y: rect.maxY - 1, style: .dim, maxWidth: rect.width - 2)
         if model.annotationOpen, let selected = model.selected {
