@@ -57,7 +57,7 @@ public enum MapPane {
         let scale = MapScale(viewport)
         let legend =
             "\(scale.bar(ascii: model.ascii)) · \(scale.center(ascii: model.ascii))"
-            + " · zoom \(Int(viewport.zoom))× · "
+            + " · zoom \(Int(viewport.zoom))\(model.ascii ? "x" : "×") · "
             + "\(onScreen) of \(model.rows.count) pins here"
         buffer.put(legend, x: rect.x + 1, y: rect.maxY - 1, style: .dim, maxWidth: rect.width - 2)
         if model.annotationOpen, let selected = model.selected {
