@@ -1,5 +1,3 @@
-import Foundation
-
 /// Chooses the names a view shows and where: the selected pin's name beside it, countries
 /// largest first (by area) at their label points, cities largest first (by population) once a
 /// column spans less than 120 km. Close in (under 30 km a column) cities go before countries.
@@ -9,7 +7,7 @@ struct MapLabeler {
 
     /// Kilometres a column spans at the view's centre.
     var kilometresPerColumn: Double {
-        let cosine = max(0.2, cos(viewport.centerLatitude * .pi / 180))
+        let cosine = max(0.2, MapMath.cosine(degrees: viewport.centerLatitude))
         return viewport.degreesPerColumn * 111.32 * cosine
     }
 

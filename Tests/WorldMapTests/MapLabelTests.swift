@@ -117,3 +117,17 @@ import Testing
         #expect(MapRegion.enclosing([]) == nil)
     }
 }
+
+/// The Foundation-free arithmetic of the scale bar.
+@Suite struct MapMathTests {
+    @Test func cosineAndFixedPoint() {
+        #expect(abs(MapMath.cosine(degrees: 60) - 0.5) < 1e-6)
+        #expect(abs(MapMath.cosine(degrees: 0) - 1) < 1e-9)
+        #expect(MapMath.cosine(degrees: 90) < 1e-6)
+        #expect(MapMath.fixed(48.8566, digits: 2) == "48.86")
+        #expect(MapMath.fixed(0.5, digits: 2) == "0.50")
+        #expect(MapMath.fixed(-3.705, digits: 1) == "-3.7")
+        #expect(MapMath.fixed(1243.4, digits: 0) == "1243")
+        #expect(MapScale.distance(1.609, "mi") == "1.6 mi" && MapScale.distance(2, "km") == "2 km")
+    }
+}
