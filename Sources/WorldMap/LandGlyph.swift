@@ -1,17 +1,23 @@
-/// The character and style of a cell from its dot masks: land, coast, country and state border.
+/// The character and style of a cell from its dot masks: land, coast, country and state border,
+/// a picked-out country's outline.
 enum LandGlyph {
-    static func cell(land: UInt8, coast: UInt8, border: UInt8, admin1: UInt8, mode: MapRenderer.Mode) -> MapCell {
+    static func cell(
+        land: UInt8, coast: UInt8, border: UInt8, admin1: UInt8, outline: UInt8 = 0, mode: MapRenderer.Mode
+    ) -> MapCell {
         let style: CellStyle =
-            border != 0 ? .border : admin1 != 0 ? .adminBorder : coast != 0 ? .coast : land != 0 ? .land : .water
+            outline != 0
+            ? .outline
+            : border != 0 ? .border : admin1 != 0 ? .adminBorder : coast != 0 ? .coast : land != 0 ? .land : .water
         switch mode {
         case .braille:
             // The stipple only where no line runs, so that lines read as lines.
-            let lines = coast | border | admin1
+            let lines = coast | border | admin1 | outline
             let mask = lines != 0 ? lines : land & LandOutline.stipple
             guard mask != 0 else { return MapCell(character: " ", style: style) }
             return MapCell(character: Character(Unicode.Scalar(0x2800 + UInt32(mask)) ?? " "), style: style)
         case .ascii:
             switch style {
+            case .outline: return MapCell(character: line(outline), style: style)
             case .border: return MapCell(character: line(border), style: style)
             case .adminBorder: return MapCell(character: ";", style: style)
             case .coast: return MapCell(character: ":", style: style)

@@ -13,7 +13,18 @@ struct LineRasterizer {
         }
     }
 
-    private func drawLine(_ paths: LandRings, _ line: Int, offset: Int, dashed: Bool, into masks: inout [UInt8]) {
+    /// Sets the dots of some closed rings (a country's outline).
+    func draw(rings: [Int], of land: LandRings, into masks: inout [UInt8]) {
+        for ring in rings where ring < land.ringCount {
+            for offset in transform.offsets(forBox: land.bounds[ring]) {
+                drawLine(land, ring, offset: offset, dashed: false, closed: true, into: &masks)
+            }
+        }
+    }
+
+    private func drawLine(
+        _ paths: LandRings, _ line: Int, offset: Int, dashed: Bool, closed: Bool = false, into masks: inout [UInt8]
+    ) {
         let start = paths.ringStarts[line]
         let end = paths.ringStarts[line + 1]
         guard end - start >= 2 else { return }
@@ -28,6 +39,11 @@ struct LineRasterizer {
                 segment(x0, y0, x1, y1, dashed: dashed, step: &step, into: &masks)
                 x0 = x1
                 y0 = y1
+            }
+            if closed {
+                let x1 = shiftX + Double(points[start * 2]) * transform.scaleX
+                let y1 = transform.originY - Double(points[start * 2 + 1]) * transform.scaleY
+                segment(x0, y0, x1, y1, dashed: false, step: &step, into: &masks)
             }
         }
     }

@@ -8,6 +8,8 @@ public enum CellStyle: Sendable, Hashable {
     case border
     /// A first-level border (state, province), drawn dashed.
     case adminBorder
+    /// The outline of one country picked out (`MapRenderer.outlinedCountry`).
+    case outline
     /// A name written on the map.
     case label(LabelKind)
     case pin(PinStyle)
@@ -22,6 +24,7 @@ public enum CellStyle: Sendable, Hashable {
         case .coast: "c"
         case .border: "B"
         case .adminBorder: "A"
+        case .outline: "H"
         case .label(.country): "C"
         case .label(.city): "T"
         case .label(.pin): "P"

@@ -18,6 +18,9 @@ public struct MapRenderer: Sendable {
     public var admin1Threshold: Double
     /// Whether borders and names are drawn (off: land and pins only).
     public var showsBordersAndNames: Bool
+    /// A country (index into `PlaceLabels.countries`) whose 1:110m outline is drawn over the
+    /// map in its own style: the posting preview of a country.
+    public var outlinedCountry: Int?
 
     public init(
         mode: Mode = .braille, detailThreshold: Double = 0.3, admin1Threshold: Double = 0.2,
@@ -43,6 +46,7 @@ public struct MapRenderer: Sendable {
         let coast = LandOutline.coast(of: masks, width: viewport.width, height: viewport.height)
         var borders = [UInt8](repeating: 0, count: masks.count)
         var admin1 = [UInt8](repeating: 0, count: masks.count)
+        var outline = [UInt8](repeating: 0, count: masks.count)
         if showsBordersAndNames {
             let lines = LineRasterizer(
                 transform: DotTransform(viewport: viewport, cropSouth: crop), width: viewport.width)
@@ -50,11 +54,15 @@ public struct MapRenderer: Sendable {
             if viewport.degreesPerColumn / 2 < admin1Threshold {
                 lines.draw(.admin1, dashed: true, into: &admin1)
             }
+            if let country = outlinedCountry, country >= 0, country < PlaceLabels.ringsOfCountry.count {
+                lines.draw(rings: PlaceLabels.ringsOfCountry[country], of: .coarse, into: &outline)
+            }
         }
         var grid = MapGrid(width: viewport.width, height: viewport.height)
-        for index in 0..<masks.count where masks[index] | borders[index] | admin1[index] != 0 {
+        for index in 0..<masks.count where masks[index] | borders[index] | admin1[index] | outline[index] != 0 {
             grid.cells[index] = LandGlyph.cell(
-                land: masks[index], coast: coast[index], border: borders[index], admin1: admin1[index], mode: mode)
+                land: masks[index], coast: coast[index], border: borders[index], admin1: admin1[index],
+                outline: outline[index], mode: mode)
         }
         let placement = PinPlacement(viewport: viewport, pins: pins)
         for (cellIndex, count) in placement.counts.enumerated() where count > 0 {

@@ -52,6 +52,11 @@ public enum PlaceLabels {
         return inside
     }
 
+    /// The country (index into `countries`) whose 1:110m outline holds a coordinate, if any.
+    public static func country(atLatitude latitude: Double, longitude: Double) -> Int? {
+        countries.indices.first { country($0, contains: latitude, longitude) }
+    }
+
     /// The bounding box of a country's 1:110m rings, in degrees (min lat, max lat, min lon, max lon).
     static func box(ofCountry index: Int) -> (Double, Double, Double, Double)? {
         guard index >= 0, index < ringsOfCountry.count, !ringsOfCountry[index].isEmpty else { return nil }

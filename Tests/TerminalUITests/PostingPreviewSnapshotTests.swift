@@ -35,6 +35,8 @@ struct PostingPreviewSnapshotTests {
             #expect(buffer.text.contains("X \(name)"), "the city's name beside its pin")
             // Country borders are the only white cells (`w`) on the screen.
             #expect(buffer.styleText.contains("w"), "a border line")
+            // A country is outlined in yellow (`y`); a city's country is not.
+            #expect(buffer.styleText.contains("y") == (query == "France"))
         }
     }
 }

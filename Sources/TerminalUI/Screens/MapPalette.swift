@@ -2,7 +2,7 @@ import WorldMap
 
 /// The map's colours, for the app's Map pane and posting preview and for `onthemap map`: land a
 /// dim green stipple with a green coast, country borders white, state borders dim, names
-/// cyan (countries bold), pins red, filter matches magenta, your own pin yellow, the selection
+/// cyan (countries bold), a picked-out country's outline yellow, pins red, filter matches magenta, your own pin yellow, the selection
 /// yellow with its name beside it. A cluster takes the style of the most important pin in it.
 ///
 /// Without colour (NO_COLOR, a monochrome terminal) the attributes alone keep pins apart: a pin
@@ -16,6 +16,7 @@ public enum MapPalette {
         case .coast: return Style(foreground: .green)
         case .border: return Style(foreground: .white)
         case .adminBorder: return Style(foreground: .white, dim: true)
+        case .outline: return Style(foreground: .yellow)
         case .label(.country): return Style(foreground: .cyan, bold: true)
         case .label(.city): return Style(foreground: .cyan)
         case .label(.pin): return Style(foreground: .yellow, bold: true)

@@ -101,10 +101,15 @@ public enum PostingScreen {
     }
 
     /// A map of the place with its name beside the pin: a city with a few neighbouring cities
-    /// named around it, a country or region fitted with its neighbours (see `PlaceView`).
+    /// named around it, a country or region fitted with its neighbours (see `PlaceView`), a
+    /// country outlined in its own colour.
     static func miniMap(_ buffer: inout Buffer, place: Placemark, in rect: Rect, ascii: Bool = false) {
         guard rect.width > 4, rect.height > 2 else { return }
-        let renderer = MapRenderer(mode: ascii ? .ascii : .braille)
+        var renderer = MapRenderer(mode: ascii ? .ascii : .braille)
+        if place.precision == .country {
+            // The country picked out among its neighbours.
+            renderer.outlinedCountry = PlaceLabels.country(atLatitude: place.latitude, longitude: place.longitude)
+        }
         let name = SafeText.clean(String(place.displayName.split(separator: ",").first ?? ""))
         let region = MapRegion(
             minLatitude: place.region.minLatitude, maxLatitude: place.region.maxLatitude,
