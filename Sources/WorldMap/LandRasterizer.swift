@@ -12,40 +12,18 @@ struct LandRasterizer {
     /// One Braille mask per cell, row by row.
     func masks(land: LandRings) -> [UInt8] {
         let width = viewport.width
-        let height = viewport.height
-        let dotsWide = width * 2
-        let dotsHigh = height * 4
-        var masks = [UInt8](repeating: 0, count: width * height)
-        // Dots per hundredth of a degree, across and down.
-        let scale = 1 / (viewport.degreesPerColumn / 2 * 100)
-        let scaleY = 1 / (viewport.degreesPerRow / 4 * 100)
-        let originX = Double(dotsWide) / 2 - viewport.centerLongitude * 100 * scale
-        let originY = Double(dotsHigh) / 2 + viewport.centerLatitude * 100 * scaleY
-        var lastRow = dotsHigh - 1
-        if cropSouth {
-            let southRow = Int((originY - Viewport.worldSouth * 100 * scaleY).rounded(.down))
-            lastRow = min(lastRow, southRow)
-        }
+        let transform = DotTransform(viewport: viewport, cropSouth: cropSouth)
+        let dotsWide = transform.dotsWide
+        var masks = [UInt8](repeating: 0, count: width * viewport.height)
+        let (scale, scaleY, originY) = (transform.scaleX, transform.scaleY, transform.originY)
+        let lastRow = transform.lastRow
         guard lastRow >= 0 else { return masks }
-
-        let region = viewport.visibleRegion
-        var offsets: [Int] = []
-        for k in -2...2 {
-            let shift = Double(k * 360)
-            if region.minLongitude < 180 + shift && region.maxLongitude > -180 + shift { offsets.append(k * 36000) }
-        }
-        let minLat = Int((region.minLatitude * 100).rounded(.down)) - 1
-        let maxLat = Int((region.maxLatitude * 100).rounded(.up)) + 1
 
         var crossings = [[Float]](repeating: [], count: lastRow + 1)
         for ring in 0..<land.ringCount {
             let box = land.bounds[ring]
-            guard Int(box.3) >= minLat, Int(box.2) <= maxLat else { continue }
-            for offset in offsets {
-                let minLon = Double(Int(box.0) + offset) / 100
-                let maxLon = Double(Int(box.1) + offset) / 100
-                guard maxLon >= region.minLongitude, minLon <= region.maxLongitude else { continue }
-                let shiftX = originX + Double(offset) * scale
+            for offset in transform.offsets(forBox: box) {
+                let shiftX = transform.originX + Double(offset) * scale
                 addRing(
                     land, ring, shiftX: shiftX, originY: originY, scale: (scale, scaleY), lastRow: lastRow,
                     into: &crossings)

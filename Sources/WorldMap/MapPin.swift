@@ -24,12 +24,15 @@ public struct MapPin: Sendable, Hashable {
     public var latitude: Double
     public var longitude: Double
     public var style: PinStyle
+    /// A name written beside the pin when it is selected (the caller cleans it for the terminal).
+    public var label: String?
 
-    public init(id: String, latitude: Double, longitude: Double, style: PinStyle = .normal) {
+    public init(id: String, latitude: Double, longitude: Double, style: PinStyle = .normal, label: String? = nil) {
         self.id = id
         self.latitude = latitude
         self.longitude = longitude
         self.style = style
+        self.label = label
     }
 
     /// Whether the coordinate can be drawn at all (finite, latitude within ±90).

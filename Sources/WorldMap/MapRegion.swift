@@ -20,3 +20,39 @@ public struct MapRegion: Sendable, Hashable {
         minLatitude.isFinite && maxLatitude.isFinite && minLongitude.isFinite && maxLongitude.isFinite
     }
 }
+
+extension MapRegion {
+    /// The smallest box holding every coordinate (crossing the antimeridian when that is
+    /// narrower: minLongitude > maxLongitude then), at least `minimumSpan` degrees each way;
+    /// nil when no coordinate can be drawn.
+    public static func enclosing(
+        _ points: [(latitude: Double, longitude: Double)], minimumSpan: Double = 1
+    ) -> MapRegion? {
+        let drawable = points.filter { $0.latitude.isFinite && $0.longitude.isFinite && abs($0.latitude) <= 90 }
+        guard !drawable.isEmpty else { return nil }
+        let latitudes = drawable.map(\.latitude)
+        let longitudes = drawable.map { Viewport.normalized($0.longitude) }.sorted()
+        // The widest gap between neighbouring longitudes (around the globe) is left out.
+        var gap = (size: longitudes[0] + 360 - longitudes[longitudes.count - 1], after: longitudes.count - 1)
+        for index in 0..<(longitudes.count - 1) where longitudes[index + 1] - longitudes[index] > gap.size {
+            gap = (longitudes[index + 1] - longitudes[index], index)
+        }
+        var west = longitudes[(gap.after + 1) % longitudes.count]
+        var east = longitudes[gap.after]
+        var south = latitudes.min() ?? 0
+        var north = latitudes.max() ?? 0
+        var span = east - west
+        if span < 0 { span += 360 }
+        if span < minimumSpan {
+            west -= (minimumSpan - span) / 2
+            east += (minimumSpan - span) / 2
+        }
+        if north - south < minimumSpan {
+            let middle = (north + south) / 2
+            (south, north) = (middle - minimumSpan / 2, middle + minimumSpan / 2)
+        }
+        return MapRegion(
+            minLatitude: south, maxLatitude: north, minLongitude: Viewport.normalized(west),
+            maxLongitude: Viewport.normalized(east))
+    }
+}

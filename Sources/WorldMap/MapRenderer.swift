@@ -1,34 +1,68 @@
-/// Turns a viewport and pins into a grid of cells: land in Braille or ASCII, then pins on top.
+/// Turns a viewport and pins into a grid of cells: land (a light stipple inside, the coast
+/// drawn whole), country borders and, close in, state and province borders, then pins, then
+/// names (see `MapLabeler`).
 public struct MapRenderer: Sendable {
     /// How land is drawn.
     public enum Mode: Sendable, Hashable {
         /// Braille patterns, 2×4 dots a cell.
         case braille
-        /// Plain ASCII (`#` land, `.` coast) for terminals without Braille glyphs.
+        /// Plain ASCII for terminals without Braille glyphs: `.` land, `:` coast, `-|/\` borders,
+        /// `;` state borders.
         case ascii
     }
 
     public var mode: Mode
-    /// Degrees a dot may span at most before the detailed (1:50m) land is used.
+    /// Degrees a dot may span at most before the detailed (1:50m) land and borders are used.
     public var detailThreshold: Double
+    /// Degrees a dot may span at most before state and province borders are drawn.
+    public var admin1Threshold: Double
+    /// Whether borders and names are drawn (off: land and pins only).
+    public var showsBordersAndNames: Bool
+    /// A country (index into `PlaceLabels.countries`) whose 1:110m outline is drawn over the
+    /// map in its own style: the posting preview of a country.
+    public var outlinedCountry: Int?
 
-    public init(mode: Mode = .braille, detailThreshold: Double = 0.3) {
+    public init(
+        mode: Mode = .braille, detailThreshold: Double = 0.3, admin1Threshold: Double = 0.2,
+        showsBordersAndNames: Bool = true
+    ) {
         self.mode = mode
         self.detailThreshold = detailThreshold
+        self.admin1Threshold = admin1Threshold
+        self.showsBordersAndNames = showsBordersAndNames
     }
 
     /// The land set this view uses (level of detail).
     public func land(for viewport: Viewport) -> LandRings {
-        viewport.degreesPerColumn / 2 < detailThreshold ? .detailed : .coarse
+        isDetailed(viewport) ? .detailed : .coarse
     }
+
+    private func isDetailed(_ viewport: Viewport) -> Bool { viewport.degreesPerColumn / 2 < detailThreshold }
 
     /// Renders one frame.
     public func render(_ viewport: Viewport, pins: [MapPin] = []) -> MapFrame {
-        let masks = LandRasterizer(viewport: viewport, cropSouth: viewport.isWorldZoom)
-            .masks(land: land(for: viewport))
+        let crop = viewport.isWorldZoom
+        let masks = LandRasterizer(viewport: viewport, cropSouth: crop).masks(land: land(for: viewport))
+        let coast = LandOutline.coast(of: masks, width: viewport.width, height: viewport.height)
+        var borders = [UInt8](repeating: 0, count: masks.count)
+        var admin1 = [UInt8](repeating: 0, count: masks.count)
+        var outline = [UInt8](repeating: 0, count: masks.count)
+        if showsBordersAndNames {
+            let lines = LineRasterizer(
+                transform: DotTransform(viewport: viewport, cropSouth: crop), width: viewport.width)
+            lines.draw(isDetailed(viewport) ? .detailedBorders : .coarseBorders, dashed: false, into: &borders)
+            if viewport.degreesPerColumn / 2 < admin1Threshold {
+                lines.draw(.admin1, dashed: true, into: &admin1)
+            }
+            if let country = outlinedCountry, country >= 0, country < PlaceLabels.ringsOfCountry.count {
+                lines.draw(rings: PlaceLabels.ringsOfCountry[country], of: .coarse, into: &outline)
+            }
+        }
         var grid = MapGrid(width: viewport.width, height: viewport.height)
-        for index in 0..<masks.count {
-            grid.cells[index] = landCell(mask: masks[index])
+        for index in 0..<masks.count where masks[index] | borders[index] | admin1[index] | outline[index] != 0 {
+            grid.cells[index] = LandGlyph.cell(
+                land: masks[index], coast: coast[index], border: borders[index], admin1: admin1[index],
+                outline: outline[index], mode: mode)
         }
         let placement = PinPlacement(viewport: viewport, pins: pins)
         for (cellIndex, count) in placement.counts.enumerated() where count > 0 {
@@ -40,18 +74,10 @@ public struct MapRenderer: Sendable {
                 grid.cells[cellIndex] = MapCell(character: digit, style: .cluster(style))
             }
         }
-        return MapFrame(grid: grid, viewport: viewport, pins: pins, pinCells: placement.cellOfPin)
-    }
-
-    private func landCell(mask: UInt8) -> MapCell {
-        let style: CellStyle = mask == 0 ? .water : (mask == 0xFF ? .land : .coast)
-        switch mode {
-        case .braille:
-            let scalar = Unicode.Scalar(0x2800 + UInt32(mask)) ?? " "
-            return MapCell(character: mask == 0 ? " " : Character(scalar), style: style)
-        case .ascii:
-            let dots = mask.nonzeroBitCount
-            return MapCell(character: dots == 0 ? " " : (dots >= 4 ? "#" : "."), style: style)
+        if showsBordersAndNames {
+            MapLabeler(viewport: viewport, cropSouth: crop)
+                .label(&grid, pins: pins, placement: placement, ascii: mode == .ascii)
         }
+        return MapFrame(grid: grid, viewport: viewport, pins: pins, pinCells: placement.cellOfPin)
     }
 }

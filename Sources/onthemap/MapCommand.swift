@@ -43,13 +43,18 @@ struct MapCommand: AsyncParsableCommand {
 
     func run() async throws {
         let size = MapRendering.size(width: width, height: height)
-        var region: MapRegion?
+        var placeView: Viewport?
         if let place {
             do {
                 let best = try OfflineGeocoder().resolve(place).best
-                region = MapRegion(
+                let region = MapRegion(
                     minLatitude: best.region.minLatitude, maxLatitude: best.region.maxLatitude,
                     minLongitude: best.region.minLongitude, maxLongitude: best.region.maxLongitude)
+                // The same view as the app's posting preview, without the pin's name.
+                placeView = PlaceView.viewport(
+                    width: size.width, height: size.height, latitude: best.latitude, longitude: best.longitude,
+                    region: region, isArea: best.precision == .country || best.precision == .region,
+                    renderer: MapRenderer(mode: ascii ? .ascii : .braille), areaMargin: 1)
             } catch {
                 throw Self.fail(error.userMessage)
             }
@@ -57,7 +62,7 @@ struct MapCommand: AsyncParsableCommand {
         let list = try await serverOptions.recentLocations(count: 100)
         let point = center.flatMap(MapRendering.coordinate)
         let text = MapRendering.render(
-            list.locations, width: size.width, height: size.height, center: point, zoom: zoom, region: region,
+            list.locations, width: size.width, height: size.height, center: point, zoom: zoom, view: placeView,
             mode: ascii ? .ascii : .braille, colored: color.enabled)
         FileHandle.standardOutput.write(Data(text.utf8))
     }

@@ -12,11 +12,11 @@ enum MapRendering {
     /// The map lines plus one footer line, each ending in a newline.
     static func render(
         _ locations: [StudentInformation], width: Int, height: Int, center: (latitude: Double, longitude: Double)?,
-        zoom: Double, region: MapRegion? = nil, mode: MapRenderer.Mode, colored: Bool = false
+        zoom: Double, view: Viewport? = nil, mode: MapRenderer.Mode, colored: Bool = false
     ) -> String {
         var viewport = Viewport.world(width: width, height: height)
-        if let region {
-            viewport.fit(region)
+        if let view {
+            viewport = view
         } else if let center {
             viewport = Viewport(
                 width: width, height: height, centerLatitude: center.latitude, centerLongitude: center.longitude,
@@ -28,8 +28,11 @@ enum MapRendering {
         let shown = frame.pins.indices.filter { frame.cell(ofPinAt: $0) != nil }.count
         var footer = "\(locations.count) location\(locations.count == 1 ? "" : "s")"
         if shown < locations.count { footer += ", \(locations.count - shown) outside this view" }
+        let scale = MapScale(viewport)
         footer +=
-            " · zoom \(String(format: viewport.zoom < 10 ? "%.1f" : "%.0f", viewport.zoom)) · land: Natural Earth · o one pin, 2–9/+ several"
+            " · \(scale.bar(ascii: mode == .ascii)) · centre \(scale.center(ascii: mode == .ascii))"
+            + " · zoom \(String(format: viewport.zoom < 10 ? "%.1f" : "%.0f", viewport.zoom))"
+            + " · o one pin, 2–9/+ several · map: Natural Earth, names: GeoNames"
         if mode == .ascii {
             footer = footer.replacingOccurrences(of: "·", with: "-").replacingOccurrences(of: "–", with: "-")
         }

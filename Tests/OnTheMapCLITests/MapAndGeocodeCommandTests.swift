@@ -68,7 +68,7 @@ import WorldMap
         #expect(result.stdout.unicodeScalars.allSatisfy { $0.isASCII })
         #expect(lines.last?.hasPrefix("100 locations") == true)
         let map = lines.dropLast().joined()
-        #expect(map.filter { $0 == "#" }.count > 800)
+        #expect(map.filter { $0 == "." || $0 == ":" }.count > 800)  // land dotted, coasts in colons
         let pinCells = map.filter { $0 == "o" || $0 == "+" || ("2"..."9").contains($0) }.count
         #expect(pinCells > 30)
     }
@@ -103,6 +103,43 @@ import WorldMap
         let cell = try #require(Viewport.world(width: 120, height: 40).cell(latitude: 37.386052, longitude: -122.083851))
         let row = Array(lines[cell.row])
         #expect(row.count > cell.column && row[cell.column] == "o")
-        #expect(lines[40] == "1 location - zoom 1.0 - land: Natural Earth - o one pin, 2-9/+ several")
+        #expect(
+            lines[40]
+                == "1 location - |----| 2000 km (1243 mi) - centre 12.00N 0.00E - zoom 1.0 - o one pin, 2-9/+ several"
+                + " - map: Natural Earth, names: GeoNames"
+        )
+    }
+
+    // MARK: Names and borders, as the issue asks
+
+    @Test func franceShowsParisAndItsNeighbours() throws {
+        let result = try run(["map", "--place", "France", "--width", "120", "--height", "40", "--color", "never"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Paris"))
+        let neighbours = ["Spain", "Germany", "Italy", "Switzerland", "Belgium", "Luxembourg", "United Kingdom"]
+        #expect(neighbours.filter { result.stdout.contains($0) }.count >= 2, "\(result.stdout)")
+        // Country borders are drawn in their own colour (white, SGR 37).
+        let colored = try run(["map", "--place", "France", "--width", "120", "--height", "40", "--color", "always"])
+        #expect(colored.stdout.contains("\u{1B}[0;37m"))
+    }
+
+    @Test func bayAreaShowsItsCities() throws {
+        let result = try run(["map", "--place", "Bay Area", "--width", "120", "--height", "40", "--color", "never"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let cities = [
+            "San Francisco", "Oakland", "San Jose", "Fremont", "Berkeley", "Hayward", "Sunnyvale", "Santa Clara",
+            "Daly City", "Concord", "Richmond", "Vallejo", "Santa Rosa", "San Mateo",
+        ]
+        #expect(cities.filter { result.stdout.contains($0) }.count >= 2, "\(result.stdout)")
+    }
+
+    @Test func worldViewNamesTheLargestCountries() throws {
+        let result = try run(["map", "--width", "160", "--height", "48", "--color", "never"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let largest = [
+            "Russia", "Canada", "United States", "China", "Brazil", "Australia", "India", "Argentina", "Kazakhstan",
+            "Algeria",
+        ]
+        #expect(largest.filter { result.stdout.contains($0) }.count >= 5, "\(result.stdout)")
     }
 }

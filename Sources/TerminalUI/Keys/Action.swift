@@ -14,5 +14,6 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case openLink, showOnMap, editFilter, finishFilter, clearFilter, post, refresh, logOut, help
     // Map
     case panLeft, panRight, panUp, panDown, zoomIn, zoomOut, wholeWorld, nextPin, previousPin
+    case centerOnSelection, fitPins, fitAllPins
     case showDetails, closeDetails
 }

@@ -21,7 +21,10 @@ public enum MapPane {
                 row.objectId == selectedID
                 ? .selected
                 : (model.accountKey != nil && row.uniqueKey == model.accountKey) ? .own : filtering ? .match : .normal
-            return MapPin(id: row.objectId, latitude: row.latitude, longitude: row.longitude, style: style)
+            // The selected pin's student is named beside it on the map.
+            let label = style == .selected ? SafeText.clean(row.fullName) : nil
+            return MapPin(
+                id: row.objectId, latitude: row.latitude, longitude: row.longitude, style: style, label: label)
         }
     }
 
@@ -51,8 +54,11 @@ public enum MapPane {
             hotspots.append(hotspots.remove(at: index))
         }
         let onScreen = hotspots.count
+        let scale = MapScale(viewport)
         let legend =
-            "zoom \(Int(viewport.zoom))× · \(onScreen) of \(model.rows.count) pins here · arrows pan · + - zoom · 0 world · n/N pins · Enter details"
+            "\(scale.bar(ascii: model.ascii)) · \(scale.center(ascii: model.ascii))"
+            + " · zoom \(Int(viewport.zoom))\(model.ascii ? "x" : "×") · "
+            + "\(onScreen) of \(model.rows.count) pins here"
         buffer.put(legend, x: rect.x + 1, y: rect.maxY - 1, style: .dim, maxWidth: rect.width - 2)
         if model.annotationOpen, let selected = model.selected {
             let spot = frame.cell(ofPin: selected.objectId).map { (x: area.x + $0.column, y: area.y + $0.row) }

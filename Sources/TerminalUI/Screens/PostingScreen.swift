@@ -41,7 +41,7 @@ public enum PostingScreen {
         case .confirm, .overwrite:
             preview(
                 &buffer, model: model,
-                in: Rect(x: inner.x, y: inner.y + 7, width: inner.width, height: buttonsY - inner.y - 7))
+                in: Rect(x: inner.x, y: inner.y + 7, width: inner.width, height: buttonsY - inner.y - 7), ascii: ascii)
             if case .overwrite = model.step {
                 buffer.put(
                     "You already have a location. Overwrite it?", x: inner.x, y: buttonsY - 1,
@@ -74,11 +74,12 @@ public enum PostingScreen {
         return Frame(buffer: buffer, hotspots: hotspots)
     }
 
-    static func preview(_ buffer: inout Buffer, model: PostingViewModel, in rect: Rect) {
+    static func preview(_ buffer: inout Buffer, model: PostingViewModel, in rect: Rect, ascii: Bool = false) {
         guard let place = model.chosen, rect.height > 0 else { return }
         if rect.height >= 7 {
             miniMap(
-                &buffer, place: place, in: Rect(x: rect.x, y: rect.y + 3, width: rect.width, height: rect.height - 4))
+                &buffer, place: place, in: Rect(x: rect.x, y: rect.y + 3, width: rect.width, height: rect.height - 4),
+                ascii: ascii)
         }
         let coordinates = String(format: "%.3f, %.3f", place.latitude, place.longitude)
         buffer.put(
@@ -99,18 +100,26 @@ public enum PostingScreen {
         }
     }
 
-    /// A map zoomed to the place's region with the placemark on it.
-    static func miniMap(_ buffer: inout Buffer, place: Placemark, in rect: Rect) {
+    /// A map of the place with its name beside the pin: a city with a few neighbouring cities
+    /// named around it, a country or region fitted with its neighbours (see `PlaceView`), a
+    /// country outlined in its own colour.
+    static func miniMap(_ buffer: inout Buffer, place: Placemark, in rect: Rect, ascii: Bool = false) {
         guard rect.width > 4, rect.height > 2 else { return }
-        var viewport = Viewport(width: rect.width, height: rect.height)
-        viewport.fit(
-            MapRegion(
-                minLatitude: place.region.minLatitude, maxLatitude: place.region.maxLatitude,
-                minLongitude: place.region.minLongitude, maxLongitude: place.region.maxLongitude))
-        viewport.setZoom(min(viewport.zoom, 12))  // a city alone is all land: show its country around it
-        viewport.center(latitude: place.latitude, longitude: place.longitude)
-        let pin = MapPin(id: "new", latitude: place.latitude, longitude: place.longitude, style: .selected)
-        let frame = MapRenderer().render(viewport, pins: [pin])
+        var renderer = MapRenderer(mode: ascii ? .ascii : .braille)
+        if place.precision == .country {
+            // The country picked out among its neighbours.
+            renderer.outlinedCountry = PlaceLabels.country(atLatitude: place.latitude, longitude: place.longitude)
+        }
+        let name = SafeText.clean(String(place.displayName.split(separator: ",").first ?? ""))
+        let region = MapRegion(
+            minLatitude: place.region.minLatitude, maxLatitude: place.region.maxLatitude,
+            minLongitude: place.region.minLongitude, maxLongitude: place.region.maxLongitude)
+        let viewport = PlaceView.viewport(
+            width: rect.width, height: rect.height, latitude: place.latitude, longitude: place.longitude, name: name,
+            region: region, isArea: place.precision == .country || place.precision == .region, renderer: renderer)
+        let pin = MapPin(
+            id: "new", latitude: place.latitude, longitude: place.longitude, style: .selected, label: name)
+        let frame = renderer.render(viewport, pins: [pin])
         for row in 0..<rect.height {
             for column in 0..<rect.width {
                 guard let cell = frame.grid[column, row] else { continue }
