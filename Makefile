@@ -6,7 +6,7 @@ APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev tmux python3 postgr
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build run test bench bench-tui bench-server soak fuzz data clean
+.PHONY: all deps build run test release install bench bench-tui bench-server soak fuzz data clean
 
 all: build
 
@@ -45,22 +45,31 @@ test: deps
 bench: deps
 	bash scripts/bench.sh
 
-## bench-tui: the terminal app's start, login and memory figures (Benchmarks.md, "Terminal app"),
-## on the built-in server and against a separate server. Release, in its own build folder
-## (.build-tui): the Swift runtime and Foundation linked statically (fewer pages, no dynamic symbol
-## lookups at start), and every package compiled with one section per function and per datum, so
-## that the link order file (scripts/onthemap.order) can place the code that runs, and the
-## conformance descriptors the runtime reads, together. The static link
-## needs libcurl's development symlink (libcurl4-openssl-dev) for FoundationNetworking.
-TUI_RELEASE = -c release --scratch-path .build-tui --static-swift-stdlib \
-	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -Xllvm -Xswiftc -data-sections \
-	-Xcc -ffunction-sections -Xcc -fdata-sections
-bench-tui: deps
+## release: the release build that `make install` installs and `make bench-tui` measures — both
+## executables, the Swift runtime and Foundation linked statically so that they run where no
+## Swift toolchain is installed (FoundationNetworking's static link needs libcurl's -dev symlink).
+RELEASE_FLAGS = -c release --static-swift-stdlib
+release: deps
 	@$(call install_missing,libcurl4-openssl-dev)
-	$(SWIFT) build $(TUI_RELEASE) --product onthemap
-	$(SWIFT) build $(TUI_RELEASE) --product onthemap-server
-	python3 scripts/bench-tui.py .build-tui/release
-	python3 scripts/bench-tui.py .build-tui/release --external
+	$(SWIFT) build $(RELEASE_FLAGS) --product onthemap
+	$(SWIFT) build $(RELEASE_FLAGS) --product onthemap-server
+
+## install: the release executables into $(DESTDIR)$(PREFIX)/bin and the data attribution into
+## $(DESTDIR)$(PREFIX)/share/doc/onthemap (the map and gazetteer are compiled into the binaries).
+PREFIX ?= /usr/local
+RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
+install: release
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/doc/onthemap"
+	install -m 0755 "$(RELEASE_BIN)/onthemap" "$(RELEASE_BIN)/onthemap-server" "$(DESTDIR)$(PREFIX)/bin/"
+	install -m 0644 ATTRIBUTION.md README.md "$(DESTDIR)$(PREFIX)/share/doc/onthemap/"
+
+## bench-tui: the terminal app's start, login, frame and memory figures (Benchmarks.md, "Terminal
+## app") for the binary `make install` installs, on the built-in server and against a separate one.
+BENCH_ROOT = .build-install
+bench-tui:
+	$(MAKE) install DESTDIR="$(CURDIR)/$(BENCH_ROOT)" PREFIX=/usr
+	python3 scripts/bench-tui.py "$(BENCH_ROOT)/usr/bin"
+	python3 scripts/bench-tui.py "$(BENCH_ROOT)/usr/bin" --external
 
 ## bench-server: the server under wrk against Datasette and nginx on 1,000,000 rows.
 bench-server: deps

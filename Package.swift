@@ -120,20 +120,6 @@ let package = Package(
                 "ViewModels", "WorldMap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            // lld: packed relative relocations (a 27 KB table instead of 3.3 MB read at start), the
-            // functions that start, log in and draw the map placed together (scripts/link-order.py
-            // writes the list; scripts/onthemap.ld gathers the unnamed ones) and no exported
-            // symbols (scripts/onthemap.exports). Benchmarks.md, "Terminal app".
-            linkerSettings: [
-                .unsafeFlags(
-                    [
-                        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/onthemap.order",
-                        "-Xlinker", "--no-warn-symbol-ordering",
-                        "-Xlinker", "--script=\(Context.packageDirectory)/scripts/onthemap.ld",
-                        "-Xlinker", "--version-script=\(Context.packageDirectory)/scripts/onthemap.exports",
-                    ], .when(platforms: [.linux]))
             ]
         ),
         .executableTarget(

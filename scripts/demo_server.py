@@ -1,5 +1,5 @@
 """An onthemap-server process with the demo class on a free loopback port, for the scripts that
-measure the app against a separate server (bench-tui.py --external, link-order.py)."""
+measure the app against a separate server (bench-tui.py --external)."""
 import os
 import re
 import subprocess
