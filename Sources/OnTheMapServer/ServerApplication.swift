@@ -24,7 +24,8 @@ public enum ServerApplication {
         }
         router.add(middleware: ErrorShieldMiddleware())
         let sessions = SessionAuthority(storage: storage, configuration: configuration)
-        let throttle = LoginThrottle(storage: storage, policy: configuration.loginThrottle)
+        let throttle = LoginThrottle(
+            storage: storage, policy: configuration.loginThrottle, signUpsPerAddress: configuration.signUpsPerAddress)
         let sessionController = SessionController(
             storage: storage, configuration: configuration, sessions: sessions, throttle: throttle)
         sessionController.register(on: router, prefix: "/v1", wrapsUser: false)

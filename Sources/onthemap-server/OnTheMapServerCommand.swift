@@ -9,7 +9,7 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onthemap-server",
         abstract: "A server that speaks the Udacity session API and the Parse StudentLocation API.",
-        subcommands: [Serve.self, User.self, Seed.self, Export.self, Import.self],
+        subcommands: [Serve.self, User.self, Invite.self, Seed.self, Export.self, Import.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -54,6 +54,7 @@ extension OnTheMapServerCommand {
                 "Seconds a list answer may be served from memory; writes through any instance clear it at once (0: off).",
                 valueName: "seconds"))
         var listCacheSeconds = 1.0
+        @OptionGroup var access: AccessOptions
 
         func validate() throws {
             if (parseAppId == nil) != (parseRestKey == nil) {
@@ -78,7 +79,7 @@ extension OnTheMapServerCommand {
             if logFormat == "json" { LoggingSystem.bootstrap(JSONLogHandler.init) }
             var logger = Logger(label: "onthemap-server")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-            let configuration = ServerConfiguration(
+            var configuration = ServerConfiguration(
                 host: host, port: port, databasePath: database.database, parseApplicationID: parseAppId,
                 parseRESTAPIKey: parseRestKey, openWrites: openWrites, maxLimit: maxLimit,
                 sessionLifetime: sessionHours * 3600,
@@ -86,8 +87,10 @@ extension OnTheMapServerCommand {
                     failuresPerAccount: loginFailures, failuresPerAddress: loginFailuresPerAddress,
                     windowSeconds: loginWindowSeconds, blockSeconds: loginBlockSeconds),
                 trustProxy: trustProxy, metrics: metrics, logRequests: logRequests, listCacheSeconds: listCacheSeconds)
+            access.apply(to: &configuration)
+            AccessOptions.warnAboutProxy(configuration, logger: logger)
             let serverLogger = logger
-            let built = try await ServerApplication.build(configuration: configuration, logger: logger) { port in
+            let built = try await ServerApplication.build(configuration: configuration, logger: logger) { [configuration] port in
                 serverLogger.notice("onthemap-server listening on http://\(configuration.host):\(port) (database \(configuration.database))")
             }
             defer { Task { await built.close() } }
