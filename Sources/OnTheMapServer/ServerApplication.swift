@@ -85,9 +85,13 @@ public enum ServerApplication {
         let opened = try await openStorage(configuration, logger: logger)
         let storage: any ServerStorage = configuration.metrics ? MeasuredStorage(opened) : opened
         let router = buildRouter(storage: storage, configuration: configuration)
+        // A listen backlog of 1,024 (Hummingbird's default is 256): a burst of a few hundred
+        // connections at once — a login flood — would otherwise overflow it, and every client
+        // whose SYN is dropped, the normal ones too, waits a second or more to retry.
         let application = Application(
             router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server", backlog: 1024),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
         return Built(application: application, storage: storage)

@@ -35,7 +35,14 @@ struct AbuseServer {
 
     /// A login for `email` with `password` from `source`.
     func logIn(_ email: String, _ password: String, from source: String = "127.0.0.1") async throws -> RawHTTP.Reply {
-        try await BoundHTTP.send(
+        try await timedLogIn(email, password, from: source).reply
+    }
+
+    /// `logIn`, and how long the answer took (`BoundHTTP.timed`).
+    func timedLogIn(_ email: String, _ password: String, from source: String = "127.0.0.1") async throws
+        -> (reply: RawHTTP.Reply, seconds: Double)
+    {
+        try await BoundHTTP.timed(
             "POST", port, "/v1/session", json: #"{"udacity":{"username":"\#(email)","password":"\#(password)"}}"#, from: source)
     }
 
@@ -55,14 +62,14 @@ struct Flood {
     var seconds: [Double] = []
 
     /// Sends `count` requests made by `request(i)` at once; returns when every one is answered.
-    static func run(_ count: Int, _ request: @escaping @Sendable (Int) async throws -> RawHTTP.Reply) async throws -> Flood {
+    static func run(
+        _ count: Int, _ request: @escaping @Sendable (Int) async throws -> (reply: RawHTTP.Reply, seconds: Double)
+    ) async throws -> Flood {
         try await withThrowingTaskGroup(of: (Int, Double).self) { group in
             for index in 0..<count {
                 group.addTask {
-                    let start = ContinuousClock.now
-                    let reply = try await request(index)
-                    let elapsed = ContinuousClock.now - start
-                    return (reply.status, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                    let (reply, seconds) = try await request(index)
+                    return (reply.status, seconds)
                 }
             }
             var flood = Flood()

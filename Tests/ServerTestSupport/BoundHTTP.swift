@@ -13,9 +13,23 @@ public enum BoundHTTP {
     public static func send(
         _ method: String, _ port: Int, _ path: String, json body: String? = nil, from source: String = "127.0.0.1"
     ) async throws -> RawHTTP.Reply {
+        try await timed(method, port, path, json: body, from: source).reply
+    }
+
+    /// `send`, and the seconds from connecting to the last byte of the answer, measured on the
+    /// request's own thread (so a busy test process, whose tasks wait for the few threads of
+    /// the concurrency pool, does not add to the server's time).
+    public static func timed(
+        _ method: String, _ port: Int, _ path: String, json body: String? = nil, from source: String = "127.0.0.1"
+    ) async throws -> (reply: RawHTTP.Reply, seconds: Double) {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
-                continuation.resume(with: Result { try exchange(method, port: port, path, body: body, source: source) })
+                continuation.resume(
+                    with: Result {
+                        let start = DispatchTime.now().uptimeNanoseconds
+                        let reply = try exchange(method, port: port, path, body: body, source: source)
+                        return (reply, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                    })
             }
             thread.stackSize = 256 * 1024
             thread.start()

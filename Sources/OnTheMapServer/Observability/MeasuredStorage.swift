@@ -77,7 +77,7 @@ struct MeasuredStorage: ServerStorage {
     }
     func deleteSession(idHash: String) async throws { try await measure("delete_session") { try await base.deleteSession(idHash: idHash) } }
 
-    func recordAttempt(subjects: [ThrottleSubject], now: Double) async throws -> Double? {
+    func recordAttempt(subjects: [ThrottleSubject], now: Double) async throws -> ThrottleBlock? {
         try await measure("record_attempt") { try await base.recordAttempt(subjects: subjects, now: now) }
     }
     func recordSuccess(clear: [String], release: [String], trust: String?, now: Double) async throws {

@@ -9,6 +9,8 @@ struct LoginThrottle: Sendable {
     /// Sign-ups let through per address per `signUpWindow`.
     var signUpsPerAddress = 5
     var signUpWindow: Double = 3600
+    /// Blocks already seen, answered without the database.
+    var blocks = BlockCache()
 
     /// What a login attempt was counted against, to settle after a good login.
     struct Admission: Sendable {
@@ -30,9 +32,7 @@ struct LoginThrottle: Sendable {
         if try await !storage.isTrusted(trust, since: time - policy.trustSeconds) {
             subjects.append(subject("account:" + email, policy.untrustedFailuresPerAccount))
         }
-        if let until = try await storage.recordAttempt(subjects: subjects, now: time) {
-            throw Self.tooMany("Too many failed logins.", retryAfter: until - time)
-        }
+        try await count(subjects, now: time, refusal: "Too many failed logins.")
         return Admission(pair: subjects[0].key, shared: subjects.dropFirst().map(\.key), trust: trust)
     }
 
@@ -47,8 +47,17 @@ struct LoginThrottle: Sendable {
         let time = now.timeIntervalSince1970
         let key = "signup:" + ClientAddress.subject(address)
         let subject = ThrottleSubject(key: key, limit: signUpsPerAddress, window: signUpWindow, block: signUpWindow)
-        if let until = try await storage.recordAttempt(subjects: [subject], now: time) {
-            throw Self.tooMany("Too many sign-ups from this address.", retryAfter: until - time)
+        try await count([subject], now: time, refusal: "Too many sign-ups from this address.")
+    }
+
+    /// Counts one attempt against `subjects` (unless one is known blocked); throws 429 when blocked.
+    private func count(_ subjects: [ThrottleSubject], now: Double, refusal: String) async throws {
+        if let until = blocks.blockedUntil(subjects.map(\.key), now: now) {
+            throw Self.tooMany(refusal, retryAfter: until - now)
+        }
+        if let block = try await storage.recordAttempt(subjects: subjects, now: now) {
+            blocks.remember(block, now: now)
+            throw Self.tooMany(refusal, retryAfter: block.until - now)
         }
     }
 

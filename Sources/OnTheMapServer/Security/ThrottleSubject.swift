@@ -9,3 +9,9 @@ struct ThrottleSubject: Sendable, Hashable {
     /// Seconds a subject stays blocked once over its limit.
     var block: Double
 }
+
+/// A subject found over its limit, and until when (seconds since 1970) it is blocked.
+struct ThrottleBlock: Sendable, Hashable {
+    var subject: String
+    var until: Double
+}

@@ -8,9 +8,11 @@ import PostgresNIO
 extension PostgresStorage {
     // MARK: Throttle
 
-    func recordAttempt(subjects: [ThrottleSubject], now: Double) async throws -> Double? {
+    func recordAttempt(subjects: [ThrottleSubject], now: Double) async throws -> ThrottleBlock? {
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
+            // Not worth waiting for the WAL flush (as on SQLite): a lost count gives back a guess.
+            try await connection.query("SET LOCAL synchronous_commit = off", logger: logger)
             var stale = PostgresBindings()
             stale.append(now)
             stale.append(ThrottleSQL.staleAfter)
@@ -26,7 +28,7 @@ extension PostgresStorage {
                     PostgresQuery(unsafeSQL: ThrottleSQL.countAttempt { "$\($0)" }, binds: bindings), logger: logger)
                 var blockedUntil: Double?
                 for try await (_, until) in rows.decode((Int, Double?).self) { blockedUntil = until }
-                if let blockedUntil, blockedUntil > now { return blockedUntil }
+                if let blockedUntil, blockedUntil > now { return ThrottleBlock(subject: subject.key, until: blockedUntil) }
             }
             return nil
         }

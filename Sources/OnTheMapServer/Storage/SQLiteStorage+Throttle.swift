@@ -5,16 +5,27 @@ import GRDB
 extension SQLiteStorage {
     // MARK: Throttle
 
-    func recordAttempt(subjects: [ThrottleSubject], now: Double) async throws -> Double? {
-        try await pool.write { db in
-            try db.execute(sql: ThrottleSQL.deleteStale { "?\($0)" }, arguments: [now, ThrottleSQL.staleAfter])
-            let statement = try db.cachedStatement(sql: ThrottleSQL.countAttempt { "?\($0)" })
-            for subject in subjects {
-                let row = try Row.fetchOne(
-                    statement, arguments: [subject.key, now, subject.limit, subject.window, subject.block])
-                if let until = row?["blocked_until"] as Double?, until > now { return until }
+    /// Without an fsync (`synchronous=NORMAL` for this one transaction): a count lost to a power
+    /// cut gives back a guess or two, while syncing every attempt would let a login flood queue
+    /// every other write behind hundreds of fsyncs.
+    func recordAttempt(subjects: [ThrottleSubject], now: Double) async throws -> ThrottleBlock? {
+        try await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+            var block: ThrottleBlock?
+            try db.inTransaction {
+                try db.execute(sql: ThrottleSQL.deleteStale { "?\($0)" }, arguments: [now, ThrottleSQL.staleAfter])
+                let statement = try db.cachedStatement(sql: ThrottleSQL.countAttempt { "?\($0)" })
+                for subject in subjects {
+                    let row = try Row.fetchOne(statement, arguments: [subject.key, now, subject.limit, subject.window, subject.block])
+                    if let until = row?["blocked_until"] as Double?, until > now {
+                        block = ThrottleBlock(subject: subject.key, until: until)
+                        break
+                    }
+                }
+                return .commit
             }
-            return nil
+            return block
         }
     }
 

@@ -52,9 +52,9 @@ protocol ServerStorage: Sendable {
     /// atomic upsert that returns the new count, and stops at the first subject that is over its
     /// limit (the later ones are not counted). A subject's count restarts when its window has
     /// passed (and it is not blocked) or its block has; the attempt that takes it past `limit`
-    /// blocks it until `now + block`. Returns the time (seconds since 1970) until which that
-    /// subject is blocked, or `nil` when the attempt may go on.
-    func recordAttempt(subjects: [ThrottleSubject], now: Double) async throws -> Double?
+    /// blocks it until `now + block`. Returns that subject's key and the time (seconds since
+    /// 1970) until which it is blocked, or `nil` when the attempt may go on.
+    func recordAttempt(subjects: [ThrottleSubject], now: Double) async throws -> ThrottleBlock?
     /// After a good login: deletes the `clear` subjects, takes one attempt back from the
     /// `release` subjects (a good login is no guess), and marks `trust` (if any) as trusted at `now`.
     func recordSuccess(clear: [String], release: [String], trust: String?, now: Double) async throws
