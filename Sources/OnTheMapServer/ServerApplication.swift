@@ -23,6 +23,7 @@ public enum ServerApplication {
             }
         }
         router.add(middleware: ErrorShieldMiddleware())
+        if !configuration.trustProxy { router.add(middleware: ProxyHeaderWarning()) }
         let sessions = SessionAuthority(storage: storage, configuration: configuration)
         let throttle = LoginThrottle(
             storage: storage, policy: configuration.loginThrottle, signUpsPerAddress: configuration.signUpsPerAddress)

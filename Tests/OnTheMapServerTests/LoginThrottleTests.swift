@@ -113,4 +113,16 @@ import Testing
         // ...while the owner's known address gets in.
         #expect(try await Self.logIn(server, "ada@example.com", "correct horse", forwardedFor: "192.0.2.1").status == 200)
     }
+
+    /// Without --trust-proxy, X-Forwarded-For from a loopback peer (a proxy, most likely) is
+    /// warned about once: all its clients share one address for the limits.
+    @Test func forwardedForWithoutTrustProxyIsWarnedAboutOnce() async throws {
+        let capture = ObservabilityTests.LogCapture()
+        let server = try await TestServer.start(logger: capture.logger())
+        defer { Task { await server.stop() } }
+        #expect(try await Self.logIn(server, "ada@example.com", "wrong").status == 403)
+        #expect(!capture.text.contains("--trust-proxy is off"))
+        for _ in 1...2 { #expect(try await Self.logIn(server, "ada@example.com", "wrong", forwardedFor: "203.0.113.7").status == 403) }
+        #expect(capture.text.components(separatedBy: "--trust-proxy is off").count == 2)
+    }
 }

@@ -1,8 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -36,30 +34,17 @@ enum ClientAddress {
         return parts[0] == 127 || parts[0] == 10 || (parts[0] == 172 && (16...31).contains(parts[1]))
             || (parts[0] == 192 && parts[1] == 168)
     }
-
-    /// Set once the "X-Forwarded-For without --trust-proxy" warning has been logged.
-    static let warnedAboutForwarding = Atomic<Bool>(false)
 }
 
 extension AppRequestContext {
     /// The client's address: the last `X-Forwarded-For` entry when `trustProxy` (the one the
-    /// proxy itself appended), else the socket's peer. Without `trustProxy`, a loopback or private
-    /// peer that sends `X-Forwarded-For` is most likely a proxy whose clients now all share its
-    /// address: that is logged as a warning, once per process.
+    /// proxy itself appended), else the socket's peer.
     func clientAddress(_ request: Request, trustProxy: Bool) -> String? {
-        let forwarded = request.headers[values: .xForwardedFor].last
-        if trustProxy, let forwarded {
+        if trustProxy, let forwarded = request.headers[values: .xForwardedFor].last {
             let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces) ?? ""
             if !last.isEmpty, last.utf8.count <= 64 { return last }
         }
-        let peer = remoteAddress?.ipAddress
-        if !trustProxy, forwarded != nil, let peer, ClientAddress.isLoopbackOrPrivate(peer),
-            !ClientAddress.warnedAboutForwarding.exchange(true, ordering: .relaxed)
-        {
-            logger.warning(
-                "A request from \(peer) carries X-Forwarded-For, but --trust-proxy is off: if a reverse proxy sends it, every client behind it shares one address for the login and sign-up limits. Start with --trust-proxy.")
-        }
-        return peer
+        return remoteAddress?.ipAddress
     }
 }
 
