@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     public var maxConcurrentHashes: Int
     /// Hashes that may wait for a place; beyond them the answer is 503 at once.
     public var maxWaitingHashes: Int
+    /// Seconds a hash may wait for a place before it is answered 503.
+    public var maxHashWaitSeconds: Double
     /// Who may sign up: anyone (`open`, the default), with an invite code, or nobody.
     public var signUp: SignUpPolicy
     /// Sign-ups let through per client address per hour.
@@ -50,6 +52,7 @@ public struct ServerConfiguration: Sendable {
         bcryptCost: UInt8 = 10, maxBodyBytes: Int = 64 * 1024, maxStringBytes: Int = 1024,
         loginThrottle: LoginThrottlePolicy = LoginThrottlePolicy(),
         maxConcurrentHashes: Int = ServerConfiguration.defaultMaxConcurrentHashes, maxWaitingHashes: Int = 8,
+        maxHashWaitSeconds: Double = 2,
         signUp: SignUpPolicy = .open, signUpsPerAddress: Int = 5, trustProxy: Bool = false, metrics: Bool = false,
         logRequests: Bool = false, listCacheSeconds: Double = 1
     ) {
@@ -68,6 +71,7 @@ public struct ServerConfiguration: Sendable {
         self.loginThrottle = loginThrottle
         self.maxConcurrentHashes = max(maxConcurrentHashes, 1)
         self.maxWaitingHashes = max(maxWaitingHashes, 0)
+        self.maxHashWaitSeconds = min(max(maxHashWaitSeconds, 0.01), 60)
         self.signUp = signUp
         self.signUpsPerAddress = max(signUpsPerAddress, 1)
         self.trustProxy = trustProxy

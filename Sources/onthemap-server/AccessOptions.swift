@@ -18,12 +18,15 @@ struct AccessOptions: ParsableArguments {
     var maxConcurrentHashes = ServerConfiguration.defaultMaxConcurrentHashes
     @Option(help: "Password hashes that may wait for a place; beyond them the answer is 503 at once.")
     var maxWaitingHashes = 8
+    @Option(help: "Seconds a password hash may wait for a place before it is answered 503.")
+    var maxHashWaitSeconds = 2.0
 
     func validate() throws {
         guard (1...1000).contains(signupsPerHour) else { throw ValidationError("--signups-per-hour must be between 1 and 1000.") }
         guard loginFailuresUntrusted >= 5 else { throw ValidationError("--login-failures-untrusted must be at least 5.") }
         guard (1...64).contains(maxConcurrentHashes) else { throw ValidationError("--max-concurrent-hashes must be between 1 and 64.") }
         guard (0...1000).contains(maxWaitingHashes) else { throw ValidationError("--max-waiting-hashes must be between 0 and 1000.") }
+        guard (0.01...60).contains(maxHashWaitSeconds) else { throw ValidationError("--max-hash-wait-seconds must be between 0.01 and 60.") }
     }
 
     func apply(to configuration: inout ServerConfiguration) {
@@ -32,6 +35,7 @@ struct AccessOptions: ParsableArguments {
         configuration.loginThrottle.untrustedFailuresPerAccount = loginFailuresUntrusted
         configuration.maxConcurrentHashes = maxConcurrentHashes
         configuration.maxWaitingHashes = maxWaitingHashes
+        configuration.maxHashWaitSeconds = maxHashWaitSeconds
     }
 
     /// Without --trust-proxy on an address other than loopback, a reverse proxy in front makes

@@ -5,7 +5,7 @@ import Testing
 
 /// The small pieces the server's security rests on: SHA-256, sealed session ids, how client
 /// addresses are counted, the hash gate, and the data folder's mode.
-@Suite struct SecurityPrimitivesTests {
+@Suite(.serialized) struct SecurityPrimitivesTests {
     @Test func sha256MatchesTheStandardVectors() {
         #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
@@ -41,19 +41,32 @@ import Testing
     }
 
     @Test func theHashGateRunsAFewQueuesAFewAndRefusesTheRest() async throws {
-        let gate = HashGate(running: 1, waiting: 2)
+        let gate = HashGate(running: 1, waiting: 2, maxWait: .seconds(600))
         #expect(gate.waiting == 0)
         let release = Latch()
         let started = Latch()
         // Holds the one place until released.
         let holder = Task { try await gate.run("test") { started.open(); release.wait(); return 1 } }
-        started.wait()
+        await started.opened()
         let waiters = (0..<2).map { _ in Task { try await gate.run("test") { 2 } } }
         while gate.waiting < 2 { await Task.yield() }
         await #expect(throws: APIFailure.self) { try await gate.run("test") { 3 } }
         release.open()
         #expect(try await holder.value == 1)
         for waiter in waiters { #expect(try await waiter.value == 2) }
+    }
+
+    @Test func aHashThatWaitsTooLongIsRefused() async throws {
+        let gate = HashGate(running: 1, waiting: 1, maxWait: .milliseconds(50))
+        let release = Latch()
+        let started = Latch()
+        let holder = Task { try await gate.run("test") { started.open(); release.wait(); return 1 } }
+        await started.opened()
+        await #expect(throws: APIFailure.self) { try await gate.run("test") { 2 } }
+        #expect(gate.waiting == 0)
+        release.open()
+        #expect(try await holder.value == 1)
+        #expect(try await gate.run("test") { 3 } == 3)
     }
 
     @Test func aNewDataFolderIs0700AndTheDatabase0600() throws {
@@ -73,7 +86,7 @@ import Testing
     }
 }
 
-/// A one-shot gate for threads (the hash runs on NIO's thread pool, not in a task).
+/// A one-shot gate: the hash blocks on it on NIO's thread pool; the test awaits it in a task.
 final class Latch: @unchecked Sendable {
     private let condition = NSCondition()
     private var isOpen = false
@@ -85,9 +98,15 @@ final class Latch: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Blocks the calling thread (a thread-pool thread, never a task's) until open.
     func wait() {
         condition.lock()
         while !isOpen { condition.wait() }
         condition.unlock()
+    }
+
+    /// Waits in a task, without blocking its thread, until open.
+    func opened() async {
+        while !(condition.withLock { isOpen }) { await Task.yield() }
     }
 }

@@ -13,7 +13,11 @@ struct SessionAuthority: Sendable {
     init(storage: any ServerStorage, configuration: ServerConfiguration, gate: HashGate? = nil) {
         self.storage = storage
         self.configuration = configuration
-        self.gate = gate ?? HashGate(running: configuration.maxConcurrentHashes, waiting: configuration.maxWaitingHashes)
+        self.gate =
+            gate
+            ?? HashGate(
+                running: configuration.maxConcurrentHashes, waiting: configuration.maxWaitingHashes,
+                maxWait: .milliseconds(Int64(configuration.maxHashWaitSeconds * 1000)))
     }
 
     private var cost: UInt8 { max(configuration.bcryptCost, 4) }
