@@ -8,6 +8,10 @@ import Testing
     /// checked; the rest get 429. The owner, from another address, still gets in.
     @Test(arguments: TestBackend.available)
     func aBurstOfWrongPasswordsChecksAtMostFiveAndLocksNobodyElseOut(backend: TestBackend) async throws {
+        try await HeavyTests.exclusively { try await burst(backend: backend) }
+    }
+
+    private func burst(backend: TestBackend) async throws {
         let server = try await AbuseServer.start(backend)
         defer { Task { await server.stop() } }
         #expect(try await server.signUp("ada@example.com").status == 201)
@@ -27,6 +31,10 @@ import Testing
     /// comes within 5 s, the excess is refused at once (503, or 429 from the address limit),
     /// and the app's main list request keeps answering in under 200 ms (p99) meanwhile.
     @Test func aFloodOfUnknownEmailsIsRefusedQuicklyAndReadsStayFast() async throws {
+        try await HeavyTests.exclusively { try await flood() }
+    }
+
+    private func flood() async throws {
         let server = try await AbuseServer.start(.sqlite, ["--list-cache-seconds", "0"])
         defer { Task { await server.stop() } }
         let done = Completion()
