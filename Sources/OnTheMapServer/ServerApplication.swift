@@ -23,8 +23,10 @@ public enum ServerApplication {
             }
         }
         router.add(middleware: ErrorShieldMiddleware())
+        if !configuration.trustProxy { router.add(middleware: ProxyHeaderWarning()) }
         let sessions = SessionAuthority(storage: storage, configuration: configuration)
-        let throttle = LoginThrottle(storage: storage, policy: configuration.loginThrottle)
+        let throttle = LoginThrottle(
+            storage: storage, policy: configuration.loginThrottle, signUpsPerAddress: configuration.signUpsPerAddress)
         let sessionController = SessionController(
             storage: storage, configuration: configuration, sessions: sessions, throttle: throttle)
         sessionController.register(on: router, prefix: "/v1", wrapsUser: false)
@@ -93,13 +95,17 @@ public enum ServerApplication {
         }
         let limiter = ConnectionLimiter(maxConnections: maxConnections)
         let requestTimeout = TimeAmount(configuration.requestTimeout)
+        // A listen backlog of 1,024 (Hummingbird's default is 256): a burst of a few hundred
+        // connections at once — a login flood — would otherwise overflow it, and every client
+        // whose SYN is dropped, the normal ones too, waits a second or more to retry.
         let application = Application(
             router: router,
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [ConnectionGuardHandler(limiter: limiter, requestTimeout: requestTimeout)],
                     idleTimeout: TimeAmount(configuration.idleTimeout))),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server", backlog: 1024),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
         return Built(application: application, storage: storage)

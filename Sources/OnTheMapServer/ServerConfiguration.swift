@@ -1,4 +1,5 @@
 import Foundation
+import OnTheMapModels
 
 /// How an `onthemap-server` runs: where it listens, where it stores, and its policies.
 public struct ServerConfiguration: Sendable {
@@ -23,6 +24,16 @@ public struct ServerConfiguration: Sendable {
     public var maxStringBytes: Int
     /// When failed logins are refused with 429.
     public var loginThrottle: LoginThrottlePolicy
+    /// Password hashes (bcrypt: login, decoy, sign-up) that may run at once in the process.
+    public var maxConcurrentHashes: Int
+    /// Hashes that may wait for a place; beyond them the answer is 503 at once.
+    public var maxWaitingHashes: Int
+    /// Seconds a hash may wait for a place before it is answered 503.
+    public var maxHashWaitSeconds: Double
+    /// Who may sign up: anyone (`open`, the default), with an invite code, or nobody.
+    public var signUp: SignUpPolicy
+    /// Sign-ups let through per client address per hour.
+    public var signUpsPerAddress: Int
     /// Take the client's address from the last `X-Forwarded-For` entry (behind a reverse proxy
     /// that appends it, like nginx's `$proxy_add_x_forwarded_for`); otherwise the socket's peer.
     public var trustProxy: Bool
@@ -57,10 +68,13 @@ public struct ServerConfiguration: Sendable {
         parseApplicationID: String? = nil, parseRESTAPIKey: String? = nil, openWrites: Bool = false,
         defaultLimit: Int = 100, maxLimit: Int = 1000, sessionLifetime: TimeInterval = 30 * 86_400,
         bcryptCost: UInt8 = 10, maxBodyBytes: Int = 64 * 1024, maxStringBytes: Int = 1024,
-        loginThrottle: LoginThrottlePolicy = LoginThrottlePolicy(), trustProxy: Bool = false, metrics: Bool = false,
+        loginThrottle: LoginThrottlePolicy = LoginThrottlePolicy(),
+        maxConcurrentHashes: Int = ServerConfiguration.defaultMaxConcurrentHashes, maxWaitingHashes: Int = 8,
+        maxHashWaitSeconds: Double = 2,
+        signUp: SignUpPolicy = .open, signUpsPerAddress: Int = 5, trustProxy: Bool = false, metrics: Bool = false,
         logRequests: Bool = false, listCacheSeconds: Double = 1, queryTimeout: Duration = ServerConfiguration.defaultQueryTimeout,
-        expensiveQueries: Int = ServerConfiguration.defaultExpensiveQueries, idleTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(30),
-        maxConnections: Int = 1000
+        expensiveQueries: Int = ServerConfiguration.defaultExpensiveQueries, idleTimeout: Duration = .seconds(30),
+        requestTimeout: Duration = .seconds(30), maxConnections: Int = 1000
     ) {
         self.host = host
         self.port = port
@@ -75,6 +89,11 @@ public struct ServerConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.maxStringBytes = maxStringBytes
         self.loginThrottle = loginThrottle
+        self.maxConcurrentHashes = max(maxConcurrentHashes, 1)
+        self.maxWaitingHashes = max(maxWaitingHashes, 0)
+        self.maxHashWaitSeconds = min(max(maxHashWaitSeconds, 0.01), 60)
+        self.signUp = signUp
+        self.signUpsPerAddress = max(signUpsPerAddress, 1)
         self.trustProxy = trustProxy
         self.metrics = metrics
         self.logRequests = logRequests
@@ -85,6 +104,10 @@ public struct ServerConfiguration: Sendable {
         self.requestTimeout = requestTimeout
         self.maxConnections = maxConnections
     }
+
+    /// Half the processor cores (at least 1): the other half keeps serving requests while a
+    /// flood of logins hashes. Measured on 2 cores: see Docs/Operations.md.
+    public static let defaultMaxConcurrentHashes = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
 
     /// `$XDG_DATA_HOME/onthemap/<name>` (default `~/.local/share/onthemap/<name>`).
     public static func defaultDatabasePath(name: String = "server.sqlite") -> String {

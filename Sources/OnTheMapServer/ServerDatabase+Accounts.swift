@@ -1,6 +1,4 @@
 import Foundation
-import HummingbirdBcrypt
-import NIOPosix
 
 /// Account administration for `onthemap-server user …`.
 extension ServerDatabase {
@@ -27,17 +25,18 @@ extension ServerDatabase {
         throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
     }
 
-    /// Sets a new password, ends the account's sessions and clears its failed logins; returns the key.
+    /// Sets a new password, ends the account's sessions and clears its account-wide login count; returns the key.
     public func resetPassword(keyOrEmail: String, password: String) async throws -> String {
         if let problem = SessionAuthority.passwordProblem(password) { throw AccountError.invalid(problem) }
         let key = try await accountKey(keyOrEmail)
-        let cost = max(configuration.bcryptCost, 4)
-        let hash = try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        let hash = try await SessionAuthority(storage: storage, configuration: configuration).passwordHash(password)
         guard try await storage.updatePassword(key: key, passwordHash: hash) else {
             throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
         }
         if let account = try await storage.account(key: key) {
-            try await storage.clearLoginFailures(subject: "email:" + account.email.lowercased())
+            // The shared budget of its untrusted addresses; each guessing address keeps its own block.
+            try await storage.recordSuccess(
+                clear: ["account:" + account.email.lowercased()], release: [], trust: nil, now: Date().timeIntervalSince1970)
         }
         return key
     }

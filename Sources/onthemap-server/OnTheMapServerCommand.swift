@@ -9,7 +9,7 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onthemap-server",
         abstract: "A server that speaks the Udacity session API and the Parse StudentLocation API.",
-        subcommands: [Serve.self, User.self, Seed.self, Export.self, Import.self],
+        subcommands: [Serve.self, User.self, Invite.self, Seed.self, Export.self, Import.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -65,6 +65,7 @@ extension OnTheMapServerCommand {
         var requestTimeout = 30.0
         @Option(help: "Open connections at most; at the cap the longest-idle one is closed to make room.")
         var maxConnections = 1000
+        @OptionGroup var access: AccessOptions
 
         func validate() throws {
             if (parseAppId == nil) != (parseRestKey == nil) {
@@ -97,7 +98,7 @@ extension OnTheMapServerCommand {
             if logFormat == "json" { LoggingSystem.bootstrap(JSONLogHandler.init) }
             var logger = Logger(label: "onthemap-server")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-            let configuration = ServerConfiguration(
+            var configuration = ServerConfiguration(
                 host: host, port: port, databasePath: database.database, parseApplicationID: parseAppId,
                 parseRESTAPIKey: parseRestKey, openWrites: openWrites, maxLimit: maxLimit,
                 sessionLifetime: sessionHours * 3600,
@@ -108,8 +109,10 @@ extension OnTheMapServerCommand {
                 queryTimeout: .milliseconds(Int64(queryTimeout * 1000)), expensiveQueries: expensiveQueries,
                 idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), requestTimeout: .milliseconds(Int64(requestTimeout * 1000)),
                 maxConnections: maxConnections)
+            access.apply(to: &configuration)
+            AccessOptions.warnAboutProxy(configuration, logger: logger)
             let serverLogger = logger
-            let built = try await ServerApplication.build(configuration: configuration, logger: logger) { port in
+            let built = try await ServerApplication.build(configuration: configuration, logger: logger) { [configuration] port in
                 serverLogger.notice("onthemap-server listening on http://\(configuration.host):\(port) (database \(configuration.database))")
             }
             defer { Task { await built.close() } }

@@ -26,7 +26,10 @@ import Testing
         #expect(try await Self.mapStrings(server) == [])
         #expect(try await Self.mapStrings(server, "/parse/classes/StudentLocation?order=-updatedAt&count=1").isEmpty)
 
-        let body = WriteRulesTests.body(key: "k1", replacing: ["mapString": #""Lisbon""#])
+        // Deleting takes a session even with open writes: the row is the account's own.
+        let key = try await server.addUser(email: "ada@example.com")
+        let session = try await WriteRulesTests.logIn(server, "ada@example.com")
+        let body = WriteRulesTests.body(key: key, replacing: ["mapString": #""Lisbon""#])
         let post = try await RawHTTP.send("POST", server.baseURL, "/v1/StudentLocation", json: body)
         #expect(post.status == 201)
         let objectId = try #require((post.json() as? [String: Any])?["objectId"] as? String)
@@ -38,7 +41,10 @@ import Testing
         #expect(put.status == 200)
         #expect(try await Self.mapStrings(server) == ["Porto"])
 
-        let delete = try await RawHTTP.send("DELETE", server.baseURL, "/v1/StudentLocation/\(objectId)")
+        let anonymous = try await RawHTTP.send("DELETE", server.baseURL, "/v1/StudentLocation/\(objectId)")
+        #expect(anonymous.status == 403, "no anonymous DELETE, even with --open-writes")
+        let delete = try await RawHTTP.send(
+            "DELETE", server.baseURL, "/v1/StudentLocation/\(objectId)", headers: ["Authorization": "Bearer \(session)"])
         #expect(delete.status == 200)
         #expect(try await Self.mapStrings(server) == [])
     }

@@ -3,7 +3,8 @@ import OnTheMapServer
 import ServerTestSupport
 import Testing
 
-/// The failed-login throttle over real HTTP: per email, per client address, and reset by a good login.
+/// The login throttle over real HTTP: per account and address, per address, per account from
+/// untrusted addresses, and reset by a good login.
 @Suite struct LoginThrottleTests {
     static func logIn(
         _ server: TestServer, _ email: String, _ password: String, forwardedFor: String? = nil
@@ -85,5 +86,43 @@ import Testing
         let last = try await Self.logIn(server, "ada@example.com", "correct horse", forwardedFor: lastFrom)
         #expect(last.status == expected)
         if expected == 429 { try Self.expectBlocked(last, maxSeconds: 60) }
+    }
+
+    /// One client's failures never block the owner elsewhere; many clients share a per-account
+    /// budget that an address the owner logged in from before is exempt from.
+    @Test(arguments: TestBackend.available)
+    func distributedGuessesShareABudgetThatTrustedAddressesSkip(backend: TestBackend) async throws {
+        let policy = LoginThrottlePolicy(failuresPerAccount: 5, untrustedFailuresPerAccount: 10, windowSeconds: 600, blockSeconds: 60)
+        let server = try await TestServer.start(backend: backend, loginThrottle: policy, trustProxy: true)
+        defer { Task { await server.stop() } }
+        _ = try await server.addUser(email: "ada@example.com")
+        #expect(try await Self.logIn(server, "ada@example.com", "correct horse", forwardedFor: "192.0.2.1").status == 200)
+
+        // Two attackers, 8 guesses each: each is stopped after its own 5, so they add 10.
+        for attacker in ["203.0.113.7", "2001:db8:1:2::7"] {
+            for attempt in 1...8 {
+                let reply = try await Self.logIn(server, "ada@example.com", "wrong", forwardedFor: attacker)
+                #expect(reply.status == (attempt <= 5 ? 403 : 429), "\(attacker) attempt \(attempt)")
+            }
+        }
+        // Another address in the same IPv6 /64 is the same attacker.
+        #expect(try await Self.logIn(server, "ada@example.com", "wrong", forwardedFor: "2001:db8:1:2::8").status == 429)
+        // A third, new address finds the shared budget spent, even with the right password...
+        try Self.expectBlocked(
+            try await Self.logIn(server, "ada@example.com", "correct horse", forwardedFor: "198.51.100.9"), maxSeconds: 60)
+        // ...while the owner's known address gets in.
+        #expect(try await Self.logIn(server, "ada@example.com", "correct horse", forwardedFor: "192.0.2.1").status == 200)
+    }
+
+    /// Without --trust-proxy, X-Forwarded-For from a loopback peer (a proxy, most likely) is
+    /// warned about once: all its clients share one address for the limits.
+    @Test func forwardedForWithoutTrustProxyIsWarnedAboutOnce() async throws {
+        let capture = ObservabilityTests.LogCapture()
+        let server = try await TestServer.start(logger: capture.logger())
+        defer { Task { await server.stop() } }
+        #expect(try await Self.logIn(server, "ada@example.com", "wrong").status == 403)
+        #expect(!capture.text.contains("--trust-proxy is off"))
+        for _ in 1...2 { #expect(try await Self.logIn(server, "ada@example.com", "wrong", forwardedFor: "203.0.113.7").status == 403) }
+        #expect(capture.text.components(separatedBy: "--trust-proxy is off").count == 2)
     }
 }

@@ -148,6 +148,25 @@ SCHEMAS = {
             "password": {"type": "string", "minLength": 8, "description": "8 characters to 72 bytes."},
             "first_name": {"type": "string"},
             "last_name": {"type": "string"},
+            "invite": {"type": "string", "description": "An invite code from `onthemap-server invite create`; needed when sign-up is `invite`."},
+        },
+    },
+    "AuthProviders": {
+        "type": "object",
+        "required": ["providers"],
+        "description": "The ways in: password login, and whether sign-up is open, needs an invite, or is closed.",
+        "properties": {
+            "providers": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["type"],
+                    "properties": {
+                        "type": {"type": "string", "description": "`password`."},
+                        "signup": {"type": "string", "enum": ["open", "invite", "closed"]},
+                    },
+                },
+            },
         },
     },
     "Session": {
@@ -199,7 +218,8 @@ SCHEMAS = {
     },
 }
 
-RETRY_AFTER = {"Retry-After": {"description": "Seconds until a login may be tried again.", "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
+RETRY_AFTER = {"Retry-After": {"description": "Seconds until it may be tried again.", "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
+BUSY = udacity("Too many password checks run at once (`--max-concurrent-hashes`); try again after `Retry-After` (1 s).", None, RETRY_AFTER)
 SET_COOKIE = {"Set-Cookie": {"description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`.", "schema": {"type": "string"}}}
 QUERY_RETRY_AFTER = {"Retry-After": {"description": "Seconds until the query may be sent again.", "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
 LOCATION = {"Location": {"description": "The new row's absolute URL.", "schema": {"type": "string"}}}
@@ -263,7 +283,7 @@ def location_paths(path, is_v1, era):
                               "404": parse_error("No such row (101)."), "413": TOO_LARGE},
             },
             "delete": {
-                "operationId": f"deleteLocation{name}", "tags": tags, "summary": "Delete a row (owner only).",
+                "operationId": f"deleteLocation{name}", "tags": tags, "summary": "Delete a row (its owner only, with a session, even with `--open-writes`).",
                 "security": BEARER,
                 "responses": {"200": response("Deleted.", ref("Empty")), "403": NO_KEYS,
                               "404": parse_error("No such row (101).")},
@@ -285,7 +305,10 @@ def session_paths(prefix, wrapped):
                     "400": udacity("Not exactly one credential, a missing field, or not JSON."),
                     "403": udacity("`Account not found or invalid credentials.`"),
                     "413": udacity("The body is larger than the limit (64 KB by default)."),
-                    "429": udacity("Too many failed logins for this email or address.", None, RETRY_AFTER),
+                    "429": udacity("Too many login attempts from this address at this account, from this address, "
+                                   "or from untrusted addresses at this account; counted before the password is checked.",
+                                   None, RETRY_AFTER),
+                    "503": BUSY,
                 },
             },
             "delete": {
@@ -309,9 +332,19 @@ def session_paths(prefix, wrapped):
                 "responses": {
                     "201": udacity("Created and logged in.", ref("SessionResponse"), SET_COOKIE),
                     "400": udacity("A missing or unacceptable field, or not JSON."),
+                    "403": udacity("Sign-up is closed, or needs an invite and none or a bad one was sent (`parameter`: `invite`)."),
                     "409": udacity("The email is taken."),
                     "413": udacity("The body is larger than the limit (64 KB by default)."),
+                    "429": udacity("Too many sign-ups from this address this hour (`--signups-per-hour`, 5).", None, RETRY_AFTER),
+                    "503": BUSY,
                 },
+            },
+        },
+        prefix + "/auth/providers": {
+            "get": {
+                "operationId": f"authProviders{name}", "tags": tags,
+                "summary": "How to get in: password login and the sign-up policy (`--signup`).",
+                "responses": {"200": udacity("The providers.", ref("AuthProviders"))},
             },
         },
         prefix + "/users/{key}": {

@@ -92,7 +92,12 @@ struct LocationController: Sendable {
 
     private func delete(_ request: Request, objectId: String) async throws -> Response {
         try checkParseKeys(request)
-        let owner = try await writer(request)
+        // Never anonymous, even with --open-writes: the original clients never delete, and an
+        // open DELETE would let anyone empty the class. Only the row's owner may.
+        guard let token = request.bearerToken, let session = try await sessions.session(id: token) else {
+            throw APIFailure.invalidSession()
+        }
+        let owner = session.accountKey
         defer { answers.invalidate() }
         switch try await storage.delete(objectId: objectId, owner: owner) {
         case .done: return JSONResponse.raw(Array("{}".utf8))

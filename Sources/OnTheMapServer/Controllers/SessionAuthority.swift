@@ -1,29 +1,45 @@
 import Foundation
-import OnTheMapModels
 import HummingbirdBcrypt
-import NIOPosix
+import OnTheMapModels
+import Synchronization
 
 /// Accounts, passwords and sessions: the one place that hashes, verifies and issues sessions.
 struct SessionAuthority: Sendable {
     let storage: any ServerStorage
     let configuration: ServerConfiguration
+    /// Bounds the hashes of the whole process (one gate per server).
+    let gate: HashGate
+
+    init(storage: any ServerStorage, configuration: ServerConfiguration, gate: HashGate? = nil) {
+        self.storage = storage
+        self.configuration = configuration
+        self.gate =
+            gate
+            ?? HashGate(
+                running: configuration.maxConcurrentHashes, waiting: configuration.maxWaitingHashes,
+                maxWait: .milliseconds(Int64(configuration.maxHashWaitSeconds * 1000)))
+    }
+
+    private var cost: UInt8 { max(configuration.bcryptCost, 4) }
 
     /// The account whose email and password these are, or `nil`.
     ///
-    /// bcrypt takes tens of milliseconds by design, so it runs on NIO's thread pool rather than
-    /// on the threads that serve requests. An unknown email still costs one hash, so timing does
-    /// not tell which emails have accounts.
+    /// bcrypt takes tens of milliseconds by design, so it runs behind the gate on NIO's thread
+    /// pool rather than on the threads that serve requests. An unknown email still costs one
+    /// hash at the configured cost, so timing does not tell which emails have accounts.
     func verify(email: String, password: String) async throws -> Account? {
         let account = try await storage.account(email: email)
-        let hash = account?.passwordHash ?? Self.decoyHash
-        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+        let cost = self.cost
+        let matches = try await gate.run(account == nil ? "decoy" : "login") {
+            Bcrypt.verify(password, hash: account?.passwordHash ?? Self.decoyHash(cost: cost))
+        }
         return matches ? account : nil
     }
 
     /// A new account with a random 10-digit key.
     func createAccount(email: String, password: String, firstName: String, lastName: String) async throws -> Account {
-        let cost = max(configuration.bcryptCost, 4)
-        let hash = try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        let cost = self.cost
+        let hash = try await gate.run("signup") { Bcrypt.hash(password, cost: cost) }
         let account = Account(
             key: RandomID.accountKey(), email: email, passwordHash: hash, firstName: firstName, lastName: lastName,
             createdAt: WireDate.string(from: Date()))
@@ -31,30 +47,62 @@ struct SessionAuthority: Sendable {
         return account
     }
 
-    /// Issues a session (≈190 random bits) and its XSRF token.
-    func openSession(for account: Account) async throws -> StoredSession {
-        let session = StoredSession(
-            id: RandomID.alphanumeric(32), accountKey: account.key, xsrfToken: RandomID.alphanumeric(32),
-            expiresAt: Date().timeIntervalSince1970 + configuration.sessionLifetime)
-        try await storage.insert(session)
-        return session
+    /// A new password's hash (`user reset-password`).
+    func passwordHash(_ password: String) async throws -> String {
+        let cost = self.cost
+        return try await gate.run("reset") { Bcrypt.hash(password, cost: cost) }
     }
 
-    func session(id: String) async throws -> StoredSession? {
-        try await storage.session(id: id, now: Date().timeIntervalSince1970)
+    /// Issues a session (≈190 random bits) and its XSRF token; stores only their hashes.
+    func openSession(for account: Account) async throws -> IssuedSession {
+        let id = RandomID.alphanumeric(32)
+        let xsrfToken = RandomID.alphanumeric(32)
+        let expiresAt = Date().timeIntervalSince1970 + configuration.sessionLifetime
+        try await storage.insert(
+            StoredSession(
+                idHash: SessionSeal.hash(id), accountKey: account.key, xsrfHash: SessionSeal.hash(xsrfToken),
+                sealedId: SessionSeal.seal(id: id, xsrfToken: xsrfToken), expiresAt: expiresAt))
+        return IssuedSession(id: id, accountKey: account.key, xsrfToken: xsrfToken, expiresAt: expiresAt)
     }
 
-    func session(xsrfToken: String) async throws -> StoredSession? {
-        try await storage.session(xsrfToken: xsrfToken, now: Date().timeIntervalSince1970)
+    /// The live session with this id (a bearer token).
+    func session(id: String) async throws -> IssuedSession? {
+        guard let stored = try await storage.session(idHash: SessionSeal.hash(id), now: Date().timeIntervalSince1970) else {
+            return nil
+        }
+        return IssuedSession(id: id, accountKey: stored.accountKey, xsrfToken: nil, expiresAt: stored.expiresAt)
     }
 
-    /// A valid hash of a random password, checked against when the email is unknown.
-    private static let decoyHash = Bcrypt.hash(RandomID.alphanumeric(16), cost: 10)
+    /// The live session of this XSRF token; its id unsealed with the token.
+    func session(xsrfToken: String) async throws -> IssuedSession? {
+        let now = Date().timeIntervalSince1970
+        guard let stored = try await storage.session(xsrfHash: SessionSeal.hash(xsrfToken), now: now),
+            let id = SessionSeal.unseal(stored.sealedId, xsrfToken: xsrfToken)
+        else { return nil }
+        return IssuedSession(id: id, accountKey: stored.accountKey, xsrfToken: xsrfToken, expiresAt: stored.expiresAt)
+    }
+
+    /// Ends the session with this id.
+    func endSession(id: String) async throws {
+        try await storage.deleteSession(idHash: SessionSeal.hash(id))
+    }
+
+    /// A valid hash of a random password per cost, checked against when the email is unknown.
+    private static let decoys = Mutex<[UInt8: String]>([:])
+
+    private static func decoyHash(cost: UInt8) -> String {
+        if let hash = decoys.withLock({ $0[cost] }) { return hash }
+        let hash = Bcrypt.hash(RandomID.alphanumeric(16), cost: cost)
+        decoys.withLock { $0[cost] = $0[cost] ?? hash }
+        return hash
+    }
 
     /// Checks a new password; `nil` when acceptable.
     static func passwordProblem(_ password: String) -> String? {
         if password.count < 8 { return "The password must have at least 8 characters." }
         if password.utf8.count > 72 { return "The password must be at most 72 bytes." }
+        // bcrypt stops at a NUL byte: everything after it would be ignored.
+        if password.utf8.contains(0) { return "The password must not contain a NUL character." }
         return nil
     }
 
@@ -66,4 +114,15 @@ struct SessionAuthority: Sendable {
         }
         return nil
     }
+}
+
+/// A session as the server hands it out: the clear id (known only right after login, or from
+/// the request that carries it).
+struct IssuedSession: Sendable, Hashable {
+    var id: String
+    var accountKey: String
+    /// Known when the session was just opened or found by its token.
+    var xsrfToken: String?
+    /// Seconds since 1970.
+    var expiresAt: Double
 }

@@ -9,6 +9,9 @@ struct SessionController: Sendable {
     let configuration: ServerConfiguration
     let sessions: SessionAuthority
     let throttle: LoginThrottle
+    var signUps: SignUpController {
+        SignUpController(configuration: configuration, sessions: sessions, throttle: throttle, respond: { try await sessionResponse(for: $0, status: $1) })
+    }
 
     /// Registers the routes under `prefix` (`/v1` flat users, `/api` wrapped users).
     func register(on router: Router<AppRequestContext>, prefix: String, wrapsUser: Bool) {
@@ -16,14 +19,21 @@ struct SessionController: Sendable {
             try await logIn(request, address: context.clientAddress(request, trustProxy: configuration.trustProxy))
         }
         router.delete(RouterPath(prefix + "/session")) { request, _ in try await logOut(request) }
-        router.post(RouterPath(prefix + "/users")) { request, _ in try await signUp(request) }
+        router.post(RouterPath(prefix + "/users")) { request, context in
+            try await signUps.signUp(request, address: context.clientAddress(request, trustProxy: configuration.trustProxy))
+        }
+        router.get(RouterPath(prefix + "/auth/providers")) { _, _ in
+            JSONResponse.make(
+                AuthProviders(providers: [.init(type: "password", signup: configuration.signUp)]), prefixed: true)
+        }
         router.get(RouterPath(prefix + "/users/:key")) { request, context in
             try await user(request, key: try context.parameters.require("key"), wrapped: wrapsUser)
         }
     }
 
-    /// Logs in, unless the email or the address has too many recent failures (429 then, before
-    /// the password is even checked, so a right password is refused too while blocked).
+    /// Logs in, unless this client has too many recent attempts (`LoginThrottlePolicy`): the
+    /// attempt is counted before the password is checked, and over a limit the answer is 429
+    /// without checking it (so a right password is refused too while blocked).
     private func logIn(_ request: Request, address: String?) async throws -> Response {
         var request = request
         let body = try await request.jsonBody(
@@ -45,20 +55,18 @@ struct SessionController: Sendable {
         guard username.utf8.count <= 254, password.utf8.count <= 1024 else {
             throw APIFailure.udacity(.forbidden, "Account not found or invalid credentials.")
         }
-        let subjects = throttle.subjects(email: username, address: address)
-        try await throttle.check(subjects)
+        let admission = try await throttle.admitLogin(email: username, address: address)
         guard let account = try await sessions.verify(email: username, password: password) else {
-            try await throttle.recordFailure(subjects)
             throw APIFailure.udacity(.forbidden, "Account not found or invalid credentials.")
         }
-        try await throttle.recordSuccess(email: username)
+        try await throttle.loginSucceeded(admission)
         return try await sessionResponse(for: account, status: .ok)
     }
 
-    private func sessionResponse(for account: Account, status: HTTPResponse.Status) async throws -> Response {
+    func sessionResponse(for account: Account, status: HTTPResponse.Status) async throws -> Response {
         let session = try await sessions.openSession(for: account)
         var headers = HTTPFields()
-        headers[.setCookie] = "XSRF-TOKEN=\(session.xsrfToken); Path=/; SameSite=Lax"
+        headers[.setCookie] = "XSRF-TOKEN=\(session.xsrfToken ?? ""); Path=/; SameSite=Lax"
         let expiration = WireDate.microsecondString(from: Date(timeIntervalSince1970: session.expiresAt))
         return JSONResponse.make(
             status: status,
@@ -70,7 +78,7 @@ struct SessionController: Sendable {
     /// Logs out the session named by a bearer token, or by the XSRF cookie when the
     /// `X-XSRF-TOKEN` header repeats it (what the original clients send).
     private func logOut(_ request: Request) async throws -> Response {
-        var session: StoredSession?
+        var session: IssuedSession?
         if let token = request.bearerToken {
             session = try await sessions.session(id: token)
         }
@@ -82,45 +90,12 @@ struct SessionController: Sendable {
             session = try await sessions.session(xsrfToken: cookie)
         }
         guard let session else { throw APIFailure.udacity(.forbidden, "No such session, or it has expired.") }
-        try await storage.deleteSession(id: session.id)
+        try await sessions.endSession(id: session.id)
         var headers = HTTPFields()
         headers[.setCookie] = "XSRF-TOKEN=; Path=/; Max-Age=0; SameSite=Lax"
         let expiration = WireDate.microsecondString(from: Date(timeIntervalSince1970: session.expiresAt))
         return JSONResponse.make(
             DeleteSessionResponse(session: .init(id: session.id, expiration: expiration)), prefixed: true, headers: headers)
-    }
-
-    /// `POST /users`: creates an account and logs into it (201, same body as a login).
-    private func signUp(_ request: Request) async throws -> Response {
-        var request = request
-        let body = try await request.jsonBody(
-            limit: configuration.maxBodyBytes, invalid: .udacity(.badRequest, "The request body is not valid JSON."))
-        func field(_ name: String) throws -> String {
-            guard case .string(let text) = body[name] else {
-                throw APIFailure.udacity(.badRequest, "Missing parameter '\(name)'", parameter: name)
-            }
-            return text.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        let email = try field("email")
-        let firstName = try field("first_name")
-        let lastName = try field("last_name")
-        guard case .string(let password) = body["password"] else {
-            throw APIFailure.udacity(.badRequest, "Missing parameter 'password'", parameter: "password")
-        }
-        if let problem = SessionAuthority.emailProblem(email) { throw APIFailure.udacity(.badRequest, problem, parameter: "email") }
-        if let problem = SessionAuthority.passwordProblem(password) {
-            throw APIFailure.udacity(.badRequest, problem, parameter: "password")
-        }
-        for (name, value) in [("first_name", firstName), ("last_name", lastName)]
-        where value.isEmpty || value.utf8.count > configuration.maxStringBytes {
-            throw APIFailure.udacity(.badRequest, "Enter a \(name.replacingOccurrences(of: "_", with: " ")).", parameter: name)
-        }
-        do {
-            let account = try await sessions.createAccount(email: email, password: password, firstName: firstName, lastName: lastName)
-            return try await sessionResponse(for: account, status: .created)
-        } catch StorageError.duplicateEmail {
-            throw APIFailure.udacity(.conflict, "An account with this email already exists.", parameter: "email")
-        }
     }
 
     /// Public data of a user; the email only to that user's own session.

@@ -69,24 +69,31 @@ struct MeasuredStorage: ServerStorage {
     func account(email: String) async throws -> Account? { try await measure("account") { try await base.account(email: email) } }
     func account(key: String) async throws -> Account? { try await measure("account") { try await base.account(key: key) } }
     func insert(_ session: StoredSession) async throws { try await measure("insert_session") { try await base.insert(session) } }
-    func session(id: String, now: Double) async throws -> StoredSession? {
-        try await measure("session") { try await base.session(id: id, now: now) }
+    func session(idHash: String, now: Double) async throws -> StoredSession? {
+        try await measure("session") { try await base.session(idHash: idHash, now: now) }
     }
-    func session(xsrfToken: String, now: Double) async throws -> StoredSession? {
-        try await measure("session") { try await base.session(xsrfToken: xsrfToken, now: now) }
+    func session(xsrfHash: String, now: Double) async throws -> StoredSession? {
+        try await measure("session") { try await base.session(xsrfHash: xsrfHash, now: now) }
     }
-    func deleteSession(id: String) async throws { try await measure("delete_session") { try await base.deleteSession(id: id) } }
+    func deleteSession(idHash: String) async throws { try await measure("delete_session") { try await base.deleteSession(idHash: idHash) } }
 
-    func loginBlockedUntil(subjects: [String], now: Double) async throws -> Double? {
-        try await measure("login_blocked_until") { try await base.loginBlockedUntil(subjects: subjects, now: now) }
+    func recordAttempt(subjects: [ThrottleSubject], now: Double) async throws -> ThrottleBlock? {
+        try await measure("record_attempt") { try await base.recordAttempt(subjects: subjects, now: now) }
     }
-    func recordLoginFailure(subjects: [ThrottleSubject], now: Double, window: Double, block: Double) async throws {
-        try await measure("record_login_failure") {
-            try await base.recordLoginFailure(subjects: subjects, now: now, window: window, block: block)
-        }
+    func recordSuccess(clear: [String], release: [String], trust: String?, now: Double) async throws {
+        try await measure("record_success") { try await base.recordSuccess(clear: clear, release: release, trust: trust, now: now) }
     }
-    func clearLoginFailures(subject: String) async throws {
-        try await measure("clear_login_failures") { try await base.clearLoginFailures(subject: subject) }
+    func isTrusted(_ trust: String, since: Double) async throws -> Bool {
+        try await measure("is_trusted") { try await base.isTrusted(trust, since: since) }
+    }
+
+    func insert(_ invite: StoredInvite) async throws { try await measure("insert_invite") { try await base.insert(invite) } }
+    func invites() async throws -> [StoredInvite] { try await measure("invites") { try await base.invites() } }
+    func deleteInvites(hashPrefix: String) async throws -> Int {
+        try await measure("delete_invites") { try await base.deleteInvites(hashPrefix: hashPrefix) }
+    }
+    func useInvite(codeHash: String, now: Double) async throws -> Bool {
+        try await measure("use_invite") { try await base.useInvite(codeHash: codeHash, now: now) }
     }
 
     func accounts() async throws -> [Account] { try await measure("accounts") { try await base.accounts() } }

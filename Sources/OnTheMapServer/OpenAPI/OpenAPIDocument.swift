@@ -96,7 +96,7 @@ enum OpenAPIDocument {
             }
           },
           "429": {
-            "description": "Too many failed logins for this email or address. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "description": "Too many login attempts from this address at this account, from this address, or from untrusted addresses at this account; counted before the password is checked. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
             "content": {
               "application/json": {
                 "schema": {
@@ -106,7 +106,26 @@ enum OpenAPIDocument {
             },
             "headers": {
               "Retry-After": {
-                "description": "Seconds until a login may be tried again.",
+                "description": "Seconds until it may be tried again.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "Too many password checks run at once (`--max-concurrent-hashes`); try again after `Retry-After` (1 s). The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until it may be tried again.",
                 "schema": {
                   "type": "string",
                   "pattern": "^[0-9]+$"
@@ -222,6 +241,16 @@ enum OpenAPIDocument {
               }
             }
           },
+          "403": {
+            "description": "Sign-up is closed, or needs an invite and none or a bad one was sent (`parameter`: `invite`). The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            }
+          },
           "409": {
             "description": "The email is taken. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
             "content": {
@@ -238,6 +267,65 @@ enum OpenAPIDocument {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "Too many sign-ups from this address this hour (`--signups-per-hour`, 5). The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until it may be tried again.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "Too many password checks run at once (`--max-concurrent-hashes`); try again after `Retry-After` (1 s). The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until it may be tried again.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/auth/providers": {
+      "get": {
+        "operationId": "authProviders",
+        "tags": [
+          "Session"
+        ],
+        "summary": "How to get in: password login and the sign-up policy (`--signup`).",
+        "responses": {
+          "200": {
+            "description": "The providers. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AuthProviders"
                 }
               }
             }
@@ -354,7 +442,7 @@ enum OpenAPIDocument {
             }
           },
           "429": {
-            "description": "Too many failed logins for this email or address. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "description": "Too many login attempts from this address at this account, from this address, or from untrusted addresses at this account; counted before the password is checked. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
             "content": {
               "application/json": {
                 "schema": {
@@ -364,7 +452,26 @@ enum OpenAPIDocument {
             },
             "headers": {
               "Retry-After": {
-                "description": "Seconds until a login may be tried again.",
+                "description": "Seconds until it may be tried again.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "Too many password checks run at once (`--max-concurrent-hashes`); try again after `Retry-After` (1 s). The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until it may be tried again.",
                 "schema": {
                   "type": "string",
                   "pattern": "^[0-9]+$"
@@ -480,6 +587,16 @@ enum OpenAPIDocument {
               }
             }
           },
+          "403": {
+            "description": "Sign-up is closed, or needs an invite and none or a bad one was sent (`parameter`: `invite`). The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            }
+          },
           "409": {
             "description": "The email is taken. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
             "content": {
@@ -496,6 +613,65 @@ enum OpenAPIDocument {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "Too many sign-ups from this address this hour (`--signups-per-hour`, 5). The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until it may be tried again.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "Too many password checks run at once (`--max-concurrent-hashes`); try again after `Retry-After` (1 s). The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until it may be tried again.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/auth/providers": {
+      "get": {
+        "operationId": "authProvidersLegacy",
+        "tags": [
+          "Session"
+        ],
+        "summary": "How to get in: password login and the sign-up policy (`--signup`).",
+        "responses": {
+          "200": {
+            "description": "The providers. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AuthProviders"
                 }
               }
             }
@@ -899,7 +1075,7 @@ enum OpenAPIDocument {
         "tags": [
           "StudentLocation"
         ],
-        "summary": "Delete a row (owner only).",
+        "summary": "Delete a row (its owner only, with a session, even with `--open-writes`).",
         "security": [
           {
             "session": []
@@ -1293,7 +1469,7 @@ enum OpenAPIDocument {
         "tags": [
           "StudentLocation"
         ],
-        "summary": "Delete a row (owner only).",
+        "summary": "Delete a row (its owner only, with a session, even with `--open-writes`).",
         "security": [
           {
             "session": []
@@ -1687,7 +1863,7 @@ enum OpenAPIDocument {
         "tags": [
           "StudentLocation"
         ],
-        "summary": "Delete a row (owner only).",
+        "summary": "Delete a row (its owner only, with a session, even with `--open-writes`).",
         "security": [
           {
             "session": []
@@ -2087,6 +2263,42 @@ enum OpenAPIDocument {
           },
           "last_name": {
             "type": "string"
+          },
+          "invite": {
+            "type": "string",
+            "description": "An invite code from `onthemap-server invite create`; needed when sign-up is `invite`."
+          }
+        }
+      },
+      "AuthProviders": {
+        "type": "object",
+        "required": [
+          "providers"
+        ],
+        "description": "The ways in: password login, and whether sign-up is open, needs an invite, or is closed.",
+        "properties": {
+          "providers": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "type"
+              ],
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "description": "`password`."
+                },
+                "signup": {
+                  "type": "string",
+                  "enum": [
+                    "open",
+                    "invite",
+                    "closed"
+                  ]
+                }
+              }
+            }
           }
         }
       },

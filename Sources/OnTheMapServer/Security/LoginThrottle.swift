@@ -1,60 +1,75 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
 
-/// The failed-login throttle: asks storage whether a login may be tried, and records outcomes.
+/// The login and sign-up throttle: counts an attempt in storage before any password is hashed,
+/// and refuses with 429 once a subject is over its limit (`LoginThrottlePolicy`).
 struct LoginThrottle: Sendable {
     let storage: any ServerStorage
     let policy: LoginThrottlePolicy
+    /// Sign-ups let through per address per `signUpWindow`.
+    var signUpsPerAddress = 5
+    var signUpWindow: Double = 3600
+    /// Blocks already seen, answered without the database.
+    var blocks = BlockCache()
 
-    /// The subjects a login for `email` from `address` is counted against.
-    func subjects(email: String, address: String?) -> [ThrottleSubject] {
-        var subjects = [ThrottleSubject(key: "email:" + email.lowercased(), limit: policy.failuresPerAccount)]
-        if let address, !address.isEmpty {
-            subjects.append(ThrottleSubject(key: "address:" + address, limit: policy.failuresPerAddress))
-        }
-        return subjects
+    /// What a login attempt was counted against, to settle after a good login.
+    struct Admission: Sendable {
+        var pair: String
+        var shared: [String]
+        var trust: String
     }
 
-    /// Throws 429 with `Retry-After` when any subject is blocked now.
-    func check(_ subjects: [ThrottleSubject], now: Date = Date()) async throws {
+    /// Counts the attempt; throws 429 with `Retry-After` when a subject is over its limit.
+    func admitLogin(email: String, address: String?, now: Date = Date()) async throws -> Admission {
         let time = now.timeIntervalSince1970
-        guard let until = try await storage.loginBlockedUntil(subjects: subjects.map(\.key), now: time) else { return }
-        throw Self.tooManyFailures(retryAfter: until - time)
+        let email = email.lowercased()
+        let address = ClientAddress.subject(address)
+        let trust = email + " " + address
+        var subjects = [
+            subject("pair:" + trust, policy.failuresPerAccount),
+            subject("address:" + address, policy.failuresPerAddress),
+        ]
+        if try await !storage.isTrusted(trust, since: time - policy.trustSeconds) {
+            subjects.append(subject("account:" + email, policy.untrustedFailuresPerAccount))
+        }
+        try await count(subjects, now: time, refusal: "Too many failed logins.")
+        return Admission(pair: subjects[0].key, shared: subjects.dropFirst().map(\.key), trust: trust)
     }
 
-    /// Counts a failed login against every subject.
-    func recordFailure(_ subjects: [ThrottleSubject], now: Date = Date()) async throws {
-        try await storage.recordLoginFailure(
-            subjects: subjects, now: now.timeIntervalSince1970, window: policy.windowSeconds, block: policy.blockSeconds)
+    /// After a good login: clears its pair, takes the attempt back, trusts its address.
+    func loginSucceeded(_ admission: Admission, now: Date = Date()) async throws {
+        try await storage.recordSuccess(
+            clear: [admission.pair], release: admission.shared, trust: admission.trust, now: now.timeIntervalSince1970)
     }
 
-    /// Clears the account's count after a good login.
-    func recordSuccess(email: String) async throws {
-        try await storage.clearLoginFailures(subject: "email:" + email.lowercased())
+    /// Counts a sign-up from `address`; throws 429 past `signUpsPerAddress` per window.
+    func admitSignUp(address: String?, now: Date = Date()) async throws {
+        let time = now.timeIntervalSince1970
+        let key = "signup:" + ClientAddress.subject(address)
+        let subject = ThrottleSubject(key: key, limit: signUpsPerAddress, window: signUpWindow, block: signUpWindow)
+        try await count([subject], now: time, refusal: "Too many sign-ups from this address.")
+    }
+
+    /// Counts one attempt against `subjects` (unless one is known blocked); throws 429 when blocked.
+    private func count(_ subjects: [ThrottleSubject], now: Double, refusal: String) async throws {
+        if let until = blocks.blockedUntil(subjects.map(\.key), now: now) {
+            throw Self.tooMany(refusal, retryAfter: until - now)
+        }
+        if let block = try await storage.recordAttempt(subjects: subjects, now: now) {
+            blocks.remember(block, now: now)
+            throw Self.tooMany(refusal, retryAfter: block.until - now)
+        }
+    }
+
+    private func subject(_ key: String, _ limit: Int) -> ThrottleSubject {
+        ThrottleSubject(key: key, limit: limit, window: policy.windowSeconds, block: policy.blockSeconds)
     }
 
     /// 429, prefixed Udacity style, with whole seconds in `Retry-After` and in the message.
-    static func tooManyFailures(retryAfter seconds: Double) -> APIFailure {
+    static func tooMany(_ what: String, retryAfter seconds: Double) -> APIFailure {
         let whole = max(1, Int(seconds.rounded(.up)))
-        var failure = APIFailure.udacity(.tooManyRequests, "Too many failed logins. Try again in \(whole) seconds.")
+        var failure = APIFailure.udacity(.tooManyRequests, "\(what) Try again in \(whole) seconds.")
         failure.headers[.retryAfter] = String(whole)
         return failure
     }
-}
-
-extension AppRequestContext {
-    /// The client's address: the last `X-Forwarded-For` entry when `trustProxy` (the one the
-    /// proxy itself appended), else the socket's peer.
-    func clientAddress(_ request: Request, trustProxy: Bool) -> String? {
-        if trustProxy, let forwarded = request.headers[values: .xForwardedFor].last {
-            let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces) ?? ""
-            if !last.isEmpty, last.utf8.count <= 64 { return last }
-        }
-        return remoteAddress?.ipAddress
-    }
-}
-
-extension HTTPField.Name {
-    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }

@@ -2,62 +2,8 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// The failed-login throttle and account administration on PostgreSQL (the same behaviour as
-/// SQLiteStorage+Operations.swift; each failure is one atomic upsert, so instances racing on one
-/// subject never lose a count).
+/// Account administration on PostgreSQL (the throttle and invites: PostgresStorage+Throttle.swift).
 extension PostgresStorage {
-    // MARK: Failed-login throttle
-
-    func loginBlockedUntil(subjects: [String], now: Double) async throws -> Double? {
-        guard !subjects.isEmpty else { return nil }
-        let rows = try await client.query(
-            "SELECT MAX(blocked_until) FROM login_failure WHERE subject = ANY(\(subjects)) AND blocked_until > \(now)",
-            logger: logger)
-        for try await (until) in rows.decode(Double?.self) { return until }
-        return nil
-    }
-
-    func recordLoginFailure(subjects: [ThrottleSubject], now: Double, window: Double, block: Double) async throws {
-        let logger = self.logger
-        try await client.withTransaction(logger: logger) { connection in
-            try await connection.query(
-                "DELETE FROM login_failure WHERE window_start < \(now - window) AND COALESCE(blocked_until, 0) < \(now)",
-                logger: logger)
-            for subject in subjects {
-                var bindings = PostgresBindings()
-                bindings.append(subject.key)
-                bindings.append(now)
-                bindings.append(subject.limit)
-                bindings.append(window)
-                bindings.append(block)
-                // The count restarts when the block is over, or the window is and no block runs.
-                let restart = """
-                    (NOT COALESCE(f.blocked_until > $2, false)
-                     AND (COALESCE(f.blocked_until <= $2, false) OR f.window_start < $2 - $4))
-                    """
-                try await connection.query(
-                    PostgresQuery(
-                        unsafeSQL: """
-                            INSERT INTO login_failure AS f (subject, failures, window_start, blocked_until)
-                            VALUES ($1, 1, $2, CASE WHEN 1 >= $3 THEN $2 + $5 END)
-                            ON CONFLICT (subject) DO UPDATE SET
-                                failures = CASE WHEN \(restart) THEN 1 ELSE f.failures + 1 END,
-                                window_start = CASE WHEN \(restart) THEN $2 ELSE f.window_start END,
-                                blocked_until = CASE
-                                    WHEN f.blocked_until > $2 THEN f.blocked_until
-                                    WHEN (CASE WHEN \(restart) THEN 1 ELSE f.failures + 1 END) >= $3 THEN $2 + $5
-                                END
-                            """,
-                        binds: bindings), logger: logger)
-            }
-        }
-    }
-
-    func clearLoginFailures(subject: String) async throws {
-        try await client.query(
-            "DELETE FROM login_failure WHERE subject = \(subject)", logger: logger)
-    }
-
     // MARK: Account administration
 
     func accounts() async throws -> [Account] {
@@ -111,6 +57,12 @@ extension PostgresSchema {
         )
         """,
         "CREATE INDEX IF NOT EXISTS login_failure_window ON login_failure (window_start)",
+        ThrottleSQL.trustTable,
+        ThrottleSQL.inviteTable,
+        // Sessions at rest only as hashes (SessionSeal): sessions opened before cannot be sealed
+        // without their XSRF token, so they end (idempotent: sealed rows are kept).
+        "ALTER TABLE session ADD COLUMN IF NOT EXISTS sealed_id TEXT",
+        "DELETE FROM session WHERE sealed_id IS NULL",
     ]
 }
 

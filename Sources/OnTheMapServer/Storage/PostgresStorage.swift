@@ -295,17 +295,17 @@ final class PostgresStorage: ServerStorage {
         try await client.query("DELETE FROM session WHERE expires_at < \(Date().timeIntervalSince1970)", logger: logger)
         try await client.query(
             """
-            INSERT INTO session (id, account_key, xsrf_token, expires_at)
-            VALUES (\(session.id), \(session.accountKey), \(session.xsrfToken), \(session.expiresAt))
+            INSERT INTO session (id, account_key, xsrf_token, sealed_id, expires_at)
+            VALUES (\(session.idHash), \(session.accountKey), \(session.xsrfHash), \(session.sealedId), \(session.expiresAt))
             """, logger: logger)
     }
 
-    func session(id: String, now: Double) async throws -> StoredSession? {
-        try await session(where: "id = $1", id, now: now)
+    func session(idHash: String, now: Double) async throws -> StoredSession? {
+        try await session(where: "id = $1", idHash, now: now)
     }
 
-    func session(xsrfToken: String, now: Double) async throws -> StoredSession? {
-        try await session(where: "xsrf_token = $1", xsrfToken, now: now)
+    func session(xsrfHash: String, now: Double) async throws -> StoredSession? {
+        try await session(where: "xsrf_token = $1", xsrfHash, now: now)
     }
 
     private func session(where condition: String, _ value: String, now: Double) async throws -> StoredSession? {
@@ -314,16 +314,16 @@ final class PostgresStorage: ServerStorage {
         bindings.append(now)
         let rows = try await client.query(
             PostgresQuery(
-                unsafeSQL: "SELECT id, account_key, xsrf_token, expires_at FROM session WHERE \(condition) AND expires_at > $2",
+                unsafeSQL: "SELECT id, account_key, xsrf_token, sealed_id, expires_at FROM session WHERE \(condition) AND expires_at > $2",
                 binds: bindings), logger: logger)
-        for try await (id, key, token, expires) in rows.decode((String, String, String, Double).self) {
-            return StoredSession(id: id, accountKey: key, xsrfToken: token, expiresAt: expires)
+        for try await (id, key, token, sealed, expires) in rows.decode((String, String, String, String, Double).self) {
+            return StoredSession(idHash: id, accountKey: key, xsrfHash: token, sealedId: sealed, expiresAt: expires)
         }
         return nil
     }
 
-    func deleteSession(id: String) async throws {
-        try await client.query("DELETE FROM session WHERE id = \(id)", logger: logger)
+    func deleteSession(idHash: String) async throws {
+        try await client.query("DELETE FROM session WHERE id = \(idHash)", logger: logger)
     }
 
     // MARK: Helpers

@@ -12,10 +12,16 @@ final class SQLiteStorage: ServerStorage {
     let queryTimeout: Duration
     private let budgets = SQLiteQueryBudgets()
 
-    /// Opens (creating folders and file as needed) the database at `path`.
+    /// Opens (creating folders and file as needed) the database at `path`. A folder it creates
+    /// is `0700` and a new database file `0600`; SQLite gives the `-wal` and `-shm` files the
+    /// database file's mode. Existing folders and files keep theirs (the operator's choice).
     init(path: String, queryTimeout: Duration = ServerConfiguration.defaultQueryTimeout) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if !FileManager.default.fileExists(atPath: path) {
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         self.queryTimeout = queryTimeout
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
@@ -75,6 +81,13 @@ final class SQLiteStorage: ServerStorage {
         }
         migrator.registerMigration("v2-login-failure") { db in
             try db.execute(sql: Self.loginFailureSchema)
+        }
+        // Sessions at rest only as hashes (SessionSeal). Sessions opened before cannot be
+        // sealed without their XSRF token, so they end: their users log in again.
+        migrator.registerMigration("v3-hashed-sessions") { db in
+            try db.execute(sql: "DELETE FROM session; ALTER TABLE session ADD COLUMN sealed_id TEXT NOT NULL DEFAULT ''")
+            try db.execute(sql: ThrottleSQL.trustTable)
+            try db.execute(sql: ThrottleSQL.inviteTable)
         }
         try migrator.migrate(pool)
     }
@@ -250,31 +263,33 @@ final class SQLiteStorage: ServerStorage {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM session WHERE expires_at < ?", arguments: [Date().timeIntervalSince1970])
             try db.execute(
-                sql: "INSERT INTO session (id, account_key, xsrf_token, expires_at) VALUES (?, ?, ?, ?)",
-                arguments: [session.id, session.accountKey, session.xsrfToken, session.expiresAt])
+                sql: "INSERT INTO session (id, account_key, xsrf_token, sealed_id, expires_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [session.idHash, session.accountKey, session.xsrfHash, session.sealedId, session.expiresAt])
         }
     }
 
-    func session(id: String, now: Double) async throws -> StoredSession? {
+    func session(idHash: String, now: Double) async throws -> StoredSession? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ? AND expires_at > ?", arguments: [id, now])
+            try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ? AND expires_at > ?", arguments: [idHash, now])
                 .map(Self.session(from:))
         }
     }
 
-    func session(xsrfToken: String, now: Double) async throws -> StoredSession? {
+    func session(xsrfHash: String, now: Double) async throws -> StoredSession? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM session WHERE xsrf_token = ? AND expires_at > ?", arguments: [xsrfToken, now])
+            try Row.fetchOne(db, sql: "SELECT * FROM session WHERE xsrf_token = ? AND expires_at > ?", arguments: [xsrfHash, now])
                 .map(Self.session(from:))
         }
     }
 
-    func deleteSession(id: String) async throws {
-        try await pool.write { db in try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id]) }
+    func deleteSession(idHash: String) async throws {
+        try await pool.write { db in try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [idHash]) }
     }
 
     private static func session(from row: Row) -> StoredSession {
-        StoredSession(id: row["id"], accountKey: row["account_key"], xsrfToken: row["xsrf_token"], expiresAt: row["expires_at"])
+        StoredSession(
+            idHash: row["id"], accountKey: row["account_key"], xsrfHash: row["xsrf_token"], sealedId: row["sealed_id"],
+            expiresAt: row["expires_at"])
     }
 }
 

@@ -40,23 +40,37 @@ protocol ServerStorage: Sendable {
     func account(email: String) async throws -> Account?
     func account(key: String) async throws -> Account?
     func insert(_ session: StoredSession) async throws
-    /// The session with this id if it has not expired at `now`.
-    func session(id: String, now: Double) async throws -> StoredSession?
-    /// The session with this XSRF token if it has not expired at `now`.
-    func session(xsrfToken: String, now: Double) async throws -> StoredSession?
-    func deleteSession(id: String) async throws
+    /// The session whose id hashes to `idHash`, if it has not expired at `now`.
+    func session(idHash: String, now: Double) async throws -> StoredSession?
+    /// The session whose XSRF token hashes to `xsrfHash`, if it has not expired at `now`.
+    func session(xsrfHash: String, now: Double) async throws -> StoredSession?
+    func deleteSession(idHash: String) async throws
 
-    // MARK: Failed-login throttle (shared by every instance on the database)
+    // MARK: Login and sign-up throttle (shared by every instance on the database)
 
-    /// The latest time (seconds since 1970) until which any of `subjects` is blocked, if later than `now`.
-    func loginBlockedUntil(subjects: [String], now: Double) async throws -> Double?
-    /// Counts one failure against each subject, in one transaction. A subject's count restarts
-    /// when its window (`window` seconds from its first failure) or its block has passed; when the
-    /// count reaches the subject's `limit` it is blocked until `now + block`. Rows whose window
-    /// and block have both passed may be deleted.
-    func recordLoginFailure(subjects: [ThrottleSubject], now: Double, window: Double, block: Double) async throws
-    /// Forgets a subject's failures (after a good login).
-    func clearLoginFailures(subject: String) async throws
+    /// Counts one attempt against each subject in order, in one transaction, each with one
+    /// atomic upsert that returns the new count, and stops at the first subject that is over its
+    /// limit (the later ones are not counted). A subject's count restarts when its window has
+    /// passed (and it is not blocked) or its block has; the attempt that takes it past `limit`
+    /// blocks it until `now + block`. Returns that subject's key and the time (seconds since
+    /// 1970) until which it is blocked, or `nil` when the attempt may go on.
+    func recordAttempt(subjects: [ThrottleSubject], now: Double) async throws -> ThrottleBlock?
+    /// After a good login: deletes the `clear` subjects, takes one attempt back from the
+    /// `release` subjects (a good login is no guess), and marks `trust` (if any) as trusted at `now`.
+    func recordSuccess(clear: [String], release: [String], trust: String?, now: Double) async throws
+    /// Whether `trust` was marked trusted after `since`.
+    func isTrusted(_ trust: String, since: Double) async throws -> Bool
+
+    // MARK: Invites
+
+    func insert(_ invite: StoredInvite) async throws
+    /// Every invite, newest first.
+    func invites() async throws -> [StoredInvite]
+    /// Deletes the invites whose hash starts with `hashPrefix`; returns how many.
+    func deleteInvites(hashPrefix: String) async throws -> Int
+    /// Takes one use of the invite whose code hashes to `codeHash`, atomically; `false` when
+    /// there is none, it is used up or it expired before `now`.
+    func useInvite(codeHash: String, now: Double) async throws -> Bool
 
     // MARK: Account administration
 

@@ -48,11 +48,13 @@ struct Account: Sendable, Hashable {
     var createdAt: String
 }
 
-/// A live login session.
+/// A session as stored: hashes and the sealed id only (`SessionSeal`), never the tokens.
 struct StoredSession: Sendable, Hashable {
-    var id: String
+    var idHash: String
     var accountKey: String
-    var xsrfToken: String
+    var xsrfHash: String
+    /// The id masked by the XSRF token (`SessionSeal.seal`).
+    var sealedId: String
     /// Seconds since 1970.
     var expiresAt: Double
 }

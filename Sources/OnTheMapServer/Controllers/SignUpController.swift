@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OnTheMapModels
+
+/// `POST …/users`: sign-up under the server's policy (`--signup open|invite|closed`) and the
+/// per-address limit, every answer behind the `)]}'` prefix.
+struct SignUpController: Sendable {
+    let configuration: ServerConfiguration
+    let sessions: SessionAuthority
+    let throttle: LoginThrottle
+    /// The login answer for the new account (201).
+    let respond: @Sendable (Account, HTTPResponse.Status) async throws -> Response
+
+    /// Creates an account and logs into it (201, same body as a login). Refused: closed → 403;
+    /// invite mode without a working code → 403 (`parameter: "invite"`); more than the allowed
+    /// sign-ups from the address this hour → 429 with `Retry-After`.
+    func signUp(_ request: Request, address: String?) async throws -> Response {
+        guard configuration.signUp != .closed else {
+            throw APIFailure.udacity(.forbidden, "Sign-up is closed on this server: ask its operator for an account.")
+        }
+        var request = request
+        let body = try await request.jsonBody(
+            limit: configuration.maxBodyBytes, invalid: .udacity(.badRequest, "The request body is not valid JSON."))
+        func field(_ name: String) throws -> String {
+            guard case .string(let text) = body[name] else {
+                throw APIFailure.udacity(.badRequest, "Missing parameter '\(name)'", parameter: name)
+            }
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let email = try field("email")
+        let firstName = try field("first_name")
+        let lastName = try field("last_name")
+        guard case .string(let password) = body["password"] else {
+            throw APIFailure.udacity(.badRequest, "Missing parameter 'password'", parameter: "password")
+        }
+        if let problem = SessionAuthority.emailProblem(email) { throw APIFailure.udacity(.badRequest, problem, parameter: "email") }
+        if let problem = SessionAuthority.passwordProblem(password) {
+            throw APIFailure.udacity(.badRequest, problem, parameter: "password")
+        }
+        for (name, value) in [("first_name", firstName), ("last_name", lastName)]
+        where value.isEmpty || value.utf8.count > configuration.maxStringBytes {
+            throw APIFailure.udacity(.badRequest, "Enter a \(name.replacingOccurrences(of: "_", with: " ")).", parameter: name)
+        }
+        var invite: String?
+        if configuration.signUp == .invite {
+            guard case .string(let code) = body["invite"], !code.isEmpty else {
+                throw APIFailure.udacity(.forbidden, "Sign-up needs an invite code on this server.", parameter: "invite")
+            }
+            invite = code
+        }
+        // Counted before the code is tried and the password hashed: guessing codes costs sign-ups.
+        try await throttle.admitSignUp(address: address)
+        if let invite, try await !sessions.storage.useInvite(codeHash: InviteCode.hash(invite), now: Date().timeIntervalSince1970) {
+            throw APIFailure.udacity(.forbidden, "This invite code is not valid, used up or expired.", parameter: "invite")
+        }
+        do {
+            let account = try await sessions.createAccount(email: email, password: password, firstName: firstName, lastName: lastName)
+            return try await respond(account, .created)
+        } catch StorageError.duplicateEmail {
+            throw APIFailure.udacity(.conflict, "An account with this email already exists.", parameter: "email")
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+
+/// Sign-up invite codes: 20 random letters and digits (≈119 bits), stored only as SHA-256.
+enum InviteCode {
+    static func make() -> String { RandomID.alphanumeric(20) }
+
+    /// The stored form of a code (surrounding spaces, as pasted, do not count).
+    static func hash(_ code: String) -> String {
+        SHA256.hex(code.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// How `invite list` names an invite: the first 12 hex digits of its hash.
+    static func id(ofHash hash: String) -> String { String(hash.prefix(12)) }
+}

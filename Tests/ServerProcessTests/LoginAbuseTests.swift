@@ -1,0 +1,61 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+/// Logins as an attacker sends them: all at once, at one account or at many unknown emails.
+@Suite struct LoginAbuseTests {
+    /// 200 wrong passwords at once: the attempt is counted before bcrypt, so at most 5 are
+    /// checked; the rest get 429. The owner, from another address, still gets in.
+    @Test(arguments: TestBackend.available)
+    func aBurstOfWrongPasswordsChecksAtMostFiveAndLocksNobodyElseOut(backend: TestBackend) async throws {
+        try await HeavyTests.exclusively { try await burst(backend: backend) }
+    }
+
+    private func burst(backend: TestBackend) async throws {
+        let server = try await AbuseServer.start(backend)
+        defer { Task { await server.stop() } }
+        #expect(try await server.signUp("ada@example.com").status == 201)
+
+        let flood = try await Flood.run(200) { index in
+            try await server.timedLogIn("ada@example.com", "wrong password \(index)")
+        }
+        #expect(flood.count(403) + flood.count(429) == 200, "\(flood.statuses)")
+        #expect(flood.count(403) <= 5)
+        #expect(try await server.passwordHashes("login") <= 5)
+
+        let owner = try await server.logIn("ada@example.com", "correct horse", from: "127.0.0.2")
+        #expect(owner.status == 200)
+    }
+
+    /// 300 logins at once for emails that do not exist (each costs a decoy hash): every answer
+    /// comes within 5 s, the excess is refused at once (503, or 429 from the address limit),
+    /// and the app's main list request keeps answering in under 200 ms (p99) meanwhile.
+    @Test func aFloodOfUnknownEmailsIsRefusedQuicklyAndReadsStayFast() async throws {
+        try await HeavyTests.exclusively { try await flood() }
+    }
+
+    private func flood() async throws {
+        let server = try await AbuseServer.start(.sqlite, ["--list-cache-seconds", "0"])
+        defer { Task { await server.stop() } }
+        let done = Completion()
+
+        async let flood = Flood.run(300) { index in
+            try await server.timedLogIn("nobody\(index)@example.com", "wrong password")
+        }
+        // The app's main request, one after another on a kept-alive connection, for as long as
+        // the flood runs.
+        async let reads = KeepAliveProbe.run(port: server.port, path: "/v1/StudentLocation?limit=100&order=-updatedAt", until: done)
+        let answers = try await flood
+        done.set()
+        let latencies = try await reads
+
+        #expect(answers.statuses.count == 300)
+        #expect(answers.seconds.max() ?? 99 < 5, "slowest login answer: \(answers.seconds.max() ?? 0) s")
+        #expect(Set(answers.statuses).isSubset(of: [403, 429, 503]), "\(Set(answers.statuses))")
+        #expect(answers.count(503) + answers.count(429) > 0)
+        #expect(latencies.count >= 5, "only \(latencies.count) list requests during the flood")
+        let sorted = latencies.sorted()
+        let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
+        #expect(p99 < 0.2, "p99 of \(sorted.count) list requests: \(p99) s; slowest \(sorted.suffix(5))")
+    }
+}
