@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The Swift tests in two passes (scripts/swift-test.sh each):
+#   1. every suite but the server-process ones, in parallel;
+#   2. the server-process suites (Tests/ServerProcessTests: login and query floods, hundreds of
+#      connections, SIGKILL/SIGTERM durability, two instances) one at a time, alone: each loads
+#      the machine on purpose and measures answer times, which must not depend on what else the
+#      test runner happens to schedule beside it on a 2-core machine.
+#
+#   scripts/swift-test-passes.sh SWIFT
+set -uo pipefail
+swift=$1
+here=$(dirname "$0")
+bash "$here/swift-test.sh" "$swift" --skip ServerProcessTests
+first=$?
+bash "$here/swift-test.sh" "$swift" --filter ServerProcessTests --no-parallel
+second=$?
+if [ "$first" -ne 0 ] || [ "$second" -ne 0 ]; then
+    echo "== swift test: parallel pass exit $first, server-process pass exit $second"
+    exit 1
+fi
