@@ -1,6 +1,6 @@
 """schemathesis hooks for onthemap-server (loaded by scripts/fuzz.sh via SCHEMATHESIS_HOOKS).
 
-- Session and users answers start with the five bytes `)]}'\n` (Udacity's anti-XSSI prefix). A
+- Session, users and auth-provider answers start with the five bytes `)]}'\n` (Udacity's anti-XSSI prefix). A
   client strips them; so does `after_call`, after checking they are there, so the JSON after them
   is validated against the schema. A missing prefix fails the `xssi_prefix` check.
 - StudentLocation writes carry the demo account's session (FUZZ_SESSION), and half of the bodies
@@ -13,7 +13,7 @@ import random
 import schemathesis
 
 PREFIX = b")]}'\n"
-PREFIXED_PATHS = ("/session", "/users")
+PREFIXED_PATHS = ("/session", "/users", "/auth/providers")
 MISSING_PREFIX = set()
 
 
