@@ -196,6 +196,39 @@ def enter_opens_link():
     assert opened_links()[before:] == [[rows[index]["mediaURL"]]], (opened_links()[before:], rows[index]["mediaURL"])
 
 
+@test("y -> the selected link in tmux's buffer (OSC 52; tmux set-clipboard on)")
+def copy_link():
+    tmux("set-option", "-g", "set-clipboard", "on")
+    rows = newest(40)
+    index = next(i for i, row in enumerate(rows) if re.match(r"^https?://[A-Za-z0-9./_-]+$", row.get("mediaURL", "")))
+    keys("main", "g")
+    for _ in range(index):
+        keys("main", "j")
+    keys("main", "y")
+    wait_text("main", "Copied")
+    deadline = time.time() + 5
+    buffer = ""
+    while time.time() < deadline and buffer != rows[index]["mediaURL"]:
+        buffer = tmux("show-buffer", check=False).stdout
+        time.sleep(0.1)
+    assert buffer == rows[index]["mediaURL"], (buffer, rows[index]["mediaURL"])
+    assert "\x1b]52" not in capture("main", escapes=True), "the OSC 52 sequence leaked into the pane"
+
+
+@test("s cycles the sort: name, distance, country, newest; the header marks it")
+def sort_cycle():
+    keys("main", "s")
+    screen = wait_text("main", "Name ▼")
+    names = [line[2:26].strip().lower() for line in data_rows(screen)[:5]]
+    assert names == sorted(names), names
+    keys("main", "s")
+    wait_text("main", "km ▼")
+    keys("main", "s")
+    wait_text("main", "Country ▼")
+    keys("main", "s")
+    wait_text("main", "Updated ▼")
+
+
 @test("/ filters all panes, Esc clears")
 def filter_rows():
     token = next(row["lastName"] for row in newest(40) if len(row["lastName"]) >= 6)
