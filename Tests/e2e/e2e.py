@@ -396,6 +396,26 @@ def hostile():
     wait_text("hostile", "[exit 0]")
 
 
+@test("onthemap login once -> the app opens on the map, no login form; logout ends it")
+def stored_session():
+    environment = {"PATH": os.environ.get("PATH", ""), "HOME": WORK, "XDG_DATA_HOME": f"{WORK}/data",
+                   "XDG_STATE_HOME": f"{WORK}/state"}
+    login = subprocess.run([f"{BIN}/onthemap", "login", "--email", EMAIL, "--password-stdin", "--server", SERVER],
+                           input=PASSWORD + "\n", capture_output=True, text=True, env=environment)
+    assert login.returncode == 0, login.stderr
+    start_app("stored", SERVER)
+    screen = wait_text("stored", "1 Map")
+    assert "Log In" not in screen, screen
+    keys("stored", "q")
+    wait_text("stored", "[exit 0]")
+    logout = subprocess.run([f"{BIN}/onthemap", "logout", "--server", SERVER], capture_output=True, text=True,
+                            env=environment)
+    assert logout.returncode == 0, logout.stderr
+    whoami = subprocess.run([f"{BIN}/onthemap", "whoami", "--server", SERVER], capture_output=True, text=True,
+                            env=environment)
+    assert whoami.returncode == 3, (whoami.returncode, whoami.stderr)
+
+
 @test("server stopped -> 'cannot reach' alert")
 def server_stopped():
     stop_server()
