@@ -14,7 +14,7 @@ extension AppViewModel {
         browse = BrowseState()
         phase = .browsing
         refresh()
-        Task {
+        sessionCheck = Task {
             let valid: Bool
             do throws(APIError) {
                 let user = try await api.publicUser(key: stored.accountKey)

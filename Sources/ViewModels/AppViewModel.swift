@@ -44,6 +44,8 @@ public final class AppViewModel {
     public var serverName: String
     /// The refresh in flight; its progress shows as `store.isLoading`.
     @ObservationIgnored public internal(set) var refreshing: Task<Void, Never>?
+    /// The check of a resumed session (`resume(_:expectsEmail:)`), while it runs.
+    @ObservationIgnored public internal(set) var sessionCheck: Task<Void, Never>?
 
     let api: any OnTheMapAPI
     let geocoder: any Geocoder

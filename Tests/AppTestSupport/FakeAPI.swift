@@ -41,6 +41,7 @@ public actor FakeAPI: OnTheMapAPI {
     public func set(mine: [StudentInformation]) { self.mine = mine }
     public func set(providers: Result<AuthProviders, APIError>) { self.providers = providers }
     public func set(signUp: Result<UserSession, APIError>) { signUpResult = signUp }
+    public func set(user: PublicUser) { self.user = user }
 
     public func authProviders() async throws(APIError) -> AuthProviders {
         calls.append("authProviders")
