@@ -112,6 +112,7 @@ public final class AppViewModel {
     public func dismissAlert() {
         if let posting, posting.alert != nil {
             posting.alert = nil
+            if posting.sessionEnded { sessionRejected() }
         } else if login.alert != nil {
             login.alert = nil
             offersOffline = false

@@ -49,4 +49,24 @@ struct ResumeSessionTests {
         #expect(await api.calls.contains("publicUser me"))
         #expect(app.phase == .browsing)
     }
+
+    @Test func aPostRefusedFor401EndsTheSessionWhenTheAlertCloses() async {
+        let api = FakeAPI()
+        await api.set(writeError: .refused(status: 401, message: "session expired"))
+        let app = model(api)
+        app.resume(stored, expectsEmail: false)
+        await app.sessionCheck?.value
+        app.openPosting()
+        guard let posting = app.posting else { Issue.record("no posting form"); return }
+        posting.location = "Mountain View"
+        posting.link = "a.example"
+        posting.findLocation()
+        #expect(await eventually { if case .confirm = posting.step { true } else { false } })
+        app.pressPostingButton()
+        #expect(await eventually { posting.alert != nil })
+        #expect(app.phase == .posting)
+        app.dismissAlert()
+        #expect(app.phase == .login)
+        #expect(app.login.alert == "Your saved session has ended. Log in again.")
+    }
 }
