@@ -97,7 +97,7 @@ let package = Package(
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
 
         /// The app's state: AppViewModel over login, the locations store, browsing, posting, links. No terminal.
-        .target(name: "ViewModels", dependencies: ["APIClient", "Geo", "OnTheMapModels", "SafeText"]),
+        .target(name: "ViewModels", dependencies: ["APIClient", "Geo", "OnTheMapModels", "SafeText", "WorldMap"]),
 
         /// Cells, widgets, screens, the key table and the event loop, against a Backend protocol. No curses, no API.
         .target(name: "TerminalUI", dependencies: ["ViewModels", "Geo", "OnTheMapModels", "SafeText", "WorldMap"]),

@@ -39,6 +39,15 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         state.withLock { session }
     }
 
+    /// Adopts a session kept from an earlier run (`onthemap login`): later requests carry it as a
+    /// bearer token, and logging out deletes it by that token.
+    public func resume(_ stored: UserSession) {
+        state.withLock {
+            session = stored
+            xsrfToken = nil
+        }
+    }
+
     // MARK: Session and users
 
     public func logIn(email: String, password: String) async throws(APIError) -> UserSession {
@@ -93,7 +102,11 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
     }
 
     public func publicUser(key: String) async throws(APIError) -> PublicUser {
-        let (data, response) = try await send("GET", endpoint.user(key))
+        // With the session as a bearer token, the server adds the email when the key is the
+        // session's own: how `onthemap whoami` learns that a stored session is still alive.
+        var headers: [String: String] = [:]
+        if let current = currentSession { headers["Authorization"] = "Bearer \(current.sessionID)" }
+        let (data, response) = try await send("GET", endpoint.user(key), headers: headers)
         let payload = XSSIPrefix.strip(data)
         guard response.statusCode == 200 else {
             throw sessionError(status: response.statusCode, payload: payload, credentialsAreWrongOn403: false)

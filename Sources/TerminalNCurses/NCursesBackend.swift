@@ -85,6 +85,20 @@ public final class NCursesBackend: Backend {
         lastFrame = buffer
     }
 
+    /// Writes the OSC 52 sequence straight to the terminal, after curses has flushed its frame
+    /// (it never goes through the cell grid or curses' idea of the screen).
+    public func setClipboard(_ text: String) {
+        let sequence = TerminalEscape.clipboard(text, insideTmux: ProcessInfo.processInfo.environment["TMUX"] != nil)
+        fflush(nil)  // every stream: curses has already written its frame
+        let bytes = Array(sequence.utf8)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if result <= 0 { break }
+            written += result
+        }
+    }
+
     private func put(_ cell: Cell, x: Int, y: Int) {
         let character = asciiOnly ? AsciiFallback.character(for: cell.character) : cell.character
         var wide = String(character).unicodeScalars.map { wchar_t(bitPattern: $0.value) }

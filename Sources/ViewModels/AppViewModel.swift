@@ -44,6 +44,8 @@ public final class AppViewModel {
     public var serverName: String
     /// The refresh in flight; its progress shows as `store.isLoading`.
     @ObservationIgnored public internal(set) var refreshing: Task<Void, Never>?
+    /// The check of a resumed session (`resume(_:expectsEmail:)`), while it runs.
+    @ObservationIgnored public internal(set) var sessionCheck: Task<Void, Never>?
 
     let api: any OnTheMapAPI
     let geocoder: any Geocoder
@@ -63,8 +65,22 @@ public final class AppViewModel {
         self.store = LocationsStore(api: api, cache: cache, now: clock)
     }
 
-    /// The rows every pane shows: the store's, filtered.
-    public var visibleRows: [StudentInformation] { browse.visible(store.locations) }
+    /// The rows every pane shows: the store's, filtered, in the chosen order.
+    public var visibleRows: [StudentInformation] { browse.sort.apply(browse.visible(store.locations), home: ownPin) }
+
+    /// Your own pin (your newest row), from which the table measures distances.
+    public var ownPin: GeoPoint? {
+        guard let key = session?.accountKey, let mine = store.locations.first(where: { $0.uniqueKey == key }) else {
+            return nil
+        }
+        return GeoPoint(latitude: mine.latitude, longitude: mine.longitude)
+    }
+
+    /// `s`: the next sort order; the selection stays on its row.
+    public func cycleSort() {
+        browse.sort = browse.sort.next
+        browse.repair(in: visibleRows)
+    }
 
     /// The selected row, when it is visible.
     public var selectedRow: StudentInformation? {
@@ -96,6 +112,7 @@ public final class AppViewModel {
     public func dismissAlert() {
         if let posting, posting.alert != nil {
             posting.alert = nil
+            if posting.sessionEnded { sessionRejected() }
         } else if login.alert != nil {
             login.alert = nil
             offersOffline = false

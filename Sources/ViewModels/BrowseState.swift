@@ -21,6 +21,8 @@ public struct BrowseState: Sendable, Equatable {
     public var isEditingFilter = false
     /// First row shown in the table (scroll offset).
     public var tableOffset = 0
+    /// The order of the table and the cards (`s` cycles).
+    public var sort = TableSort.newest
 
     public init() {}
 

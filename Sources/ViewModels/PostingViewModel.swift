@@ -38,6 +38,9 @@ public final class PostingViewModel {
     public var alert: String?
     /// Which of best + alternatives is chosen on the confirm step.
     public var choice = 0
+    /// The server refused the post with 401/403: the session is no longer good (the app goes
+    /// back to the login form once the alert is closed).
+    public private(set) var sessionEnded = false
 
     private let api: any OnTheMapAPI
     private let geocoder: any Geocoder
@@ -172,6 +175,7 @@ public final class PostingViewModel {
                 }
                 self?.posted(objectId, ticket: ticket, onDone: onDone)
             } catch {
+                if case .refused(let status, _) = error, status == 401 || status == 403 { self?.sessionEnded = true }
                 self?.failed(error.userMessage, back: result, ticket: ticket)
             }
         }

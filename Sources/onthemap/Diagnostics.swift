@@ -13,6 +13,12 @@ enum Diagnostics {
         FileHandle.standardError.write(Data("onthemap: \(SafeText.clean(message))\n".utf8))
     }
 
+    /// `text` on stderr as it is, cleaned: prompts and summaries meant for the person at the
+    /// terminal rather than for the script reading stdout.
+    static func note(_ text: String, newline: Bool = true) {
+        FileHandle.standardError.write(Data((SafeText.clean(text) + (newline ? "\n" : "")).utf8))
+    }
+
     /// Ends the process for `error`: a `CommandFailure` as one `onthemap: …` line and status 1;
     /// help, `--version` and other clean exits as argument-parser prints them (our own text, on
     /// stdout); any other error in argument-parser's words and exit code, each line cleaned.
@@ -20,6 +26,10 @@ enum Diagnostics {
         if let failure = error as? CommandFailure {
             warn(failure.description)
             Foundation.exit(1)
+        }
+        if let failure = error as? ExitFailure {
+            warn(failure.description)
+            Foundation.exit(failure.status.rawValue)
         }
         let code = command.exitCode(for: error)
         if code.isSuccess { command.exit(withError: error) }

@@ -13,6 +13,10 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup var serverOptions: ServerOptions
     @Option(help: "How many locations.") var limit = 100
     @Option(help: "table, json or csv.") var format: Format = .table
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Links as OSC 8 hyperlinks in the table (default: off; on with --hyperlinks even when piped).")
+    var hyperlinks: Bool?
 
     func validate() throws {
         guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000.") }
@@ -26,7 +30,9 @@ struct ListCommand: AsyncParsableCommand {
         }
         let output: String =
             switch format {
-            case .table: LocationFormatter.table(list.locations)
+            case .table:
+                LocationFormatter.table(
+                    list.locations, hyperlinks: HyperlinkSetting.effective(flag: hyperlinks, environment: ProcessInfo.processInfo.environment))
             case .json: try LocationFormatter.json(list.locations)
             case .csv: LocationFormatter.csv(list.locations)
             }

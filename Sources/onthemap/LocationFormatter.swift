@@ -1,6 +1,7 @@
 import Foundation
 import OnTheMapModels
 import SafeText
+import TerminalUI
 import ViewModels
 
 /// The output formats of `onthemap list`.
@@ -33,15 +34,22 @@ enum LocationFormatter {
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
-    /// A fixed-width table for people: updated, name, place, link.
-    static func table(_ locations: [StudentInformation], now: Date = Date()) -> String {
+    /// A fixed-width table for people: updated, name, place, link. With `hyperlinks`, each link
+    /// that `LinkPolicy` accepts is an OSC 8 hyperlink to its cleaned, completed URL; a refused
+    /// one stays plain text.
+    static func table(_ locations: [StudentInformation], now: Date = Date(), hyperlinks: Bool = false) -> String {
         var lines = [row("UPDATED", "NAME", "PLACE", "LINK")]
         for location in locations {
-            lines.append(
-                row(
-                    location.updatedAt.map { AgeText.text(from: $0, now: now) } ?? "–",
-                    SafeText.clean(location.fullName), SafeText.clean(location.mapString),
-                    SafeText.clean(location.mediaURL)))
+            var line = row(
+                location.updatedAt.map { AgeText.text(from: $0, now: now) } ?? "–",
+                SafeText.clean(location.fullName), SafeText.clean(location.mapString), "")
+            let shown = SafeText.truncate(SafeText.clean(location.mediaURL), toWidth: 50)
+            if hyperlinks, case .open(let url) = LinkPolicy.decide(location.mediaURL) {
+                line += TerminalEscape.hyperlink(url, text: shown)
+            } else {
+                line += shown
+            }
+            lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -54,7 +54,13 @@ struct TUICommand: AsyncParsableCommand {
         // The screen comes first: the connection (the built-in server starting) is made meanwhile,
         // and a request sent before it is ready waits for it.
         let options = serverOptions
-        let connecting = Task<Connection?, Never> { try? await options.connect(silent: true) }
+        // A session kept by `onthemap login` for this server skips the login form (StoredSession).
+        let stored = StoredSession.valid(for: serverOptions.sessionServerKey)
+        let connecting = Task<Connection?, Never> {
+            let connection = try? await options.connect(silent: true)
+            if let stored { connection?.client.resume(stored.userSession) }
+            return connection
+        }
         let name =
             serverOptions.configuredServer.flatMap { URL(string: $0) }.map { url in
                 url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
@@ -73,6 +79,7 @@ struct TUICommand: AsyncParsableCommand {
             cache: LocationCache.forServer(embedded ? "built-in" : name, environment: environment))
         model.login.transportWarning = serverOptions.configuredServer.flatMap(URL.init(string:)).flatMap(
             PlainHTTPWarning.message(for:))
+        if let stored { model.resume(stored.userSession, expectsEmail: serverOptions.dialect == .v1) }
         let controller = AppController(app: model, ascii: backend.asciiOnly)
         if let path = environment["ONTHEMAP_TRACE"], !path.isEmpty { controller.trace = FrameTrace(path: path) }
         Task {
@@ -82,6 +89,8 @@ struct TUICommand: AsyncParsableCommand {
         }
         await controller.run(on: backend)
         backend.shutdown()
+        // Logged out in the app, or the server no longer took the saved session: forget it.
+        if let stored, model.session?.sessionID != stored.sessionID { StoredSession.remove() }
         await connecting.value?.close()
         for link in model.unopenedLinks {
             print("Link that could not be opened: \(SafeText.clean(link))")

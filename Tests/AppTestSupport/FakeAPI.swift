@@ -14,6 +14,8 @@ public actor FakeAPI: OnTheMapAPI {
     public var locationsError: APIError?
     public var logOutError: APIError?
     public var mine: [StudentInformation] = []
+    /// When set, what creating or updating a row fails with.
+    public var writeError: APIError?
     public var user = PublicUser(key: FakeAPI.accountKey, firstName: "Ada", lastName: "Lovelace")
     /// What `GET …/auth/providers` answers.
     public var providers: Result<AuthProviders, APIError> = .success(.originalServices)
@@ -41,6 +43,8 @@ public actor FakeAPI: OnTheMapAPI {
     public func set(mine: [StudentInformation]) { self.mine = mine }
     public func set(providers: Result<AuthProviders, APIError>) { self.providers = providers }
     public func set(signUp: Result<UserSession, APIError>) { signUpResult = signUp }
+    public func set(user: PublicUser) { self.user = user }
+    public func set(writeError: APIError?) { self.writeError = writeError }
 
     public func authProviders() async throws(APIError) -> AuthProviders {
         calls.append("authProviders")
@@ -83,6 +87,7 @@ public actor FakeAPI: OnTheMapAPI {
 
     public func createLocation(_ location: NewStudentLocation) async throws(APIError) -> CreatedLocation {
         calls.append("create")
+        if let writeError { throw writeError }
         created.append(location)
         // The new row goes on top, as the server lists newest first.
         let row = StudentInformation(

@@ -12,7 +12,12 @@ final class RecordingBackend: Backend {
     private(set) var drawn: [Buffer] = []
     var events: [Event] = []
 
+    /// What `setClipboard` was given, in order.
+    private(set) var clipboard: [String] = []
+
     func draw(_ buffer: Buffer) { drawn.append(buffer) }
+
+    func setClipboard(_ text: String) { clipboard.append(text) }
 
     func nextEvent(timeoutMilliseconds: Int) -> Event? {
         if !events.isEmpty { return events.removeFirst() }

@@ -196,6 +196,39 @@ def enter_opens_link():
     assert opened_links()[before:] == [[rows[index]["mediaURL"]]], (opened_links()[before:], rows[index]["mediaURL"])
 
 
+@test("y -> the selected link in tmux's buffer (OSC 52; tmux set-clipboard on)")
+def copy_link():
+    tmux("set-option", "-g", "set-clipboard", "on")
+    rows = newest(40)
+    index = next(i for i, row in enumerate(rows) if re.match(r"^https?://[A-Za-z0-9./_-]+$", row.get("mediaURL", "")))
+    keys("main", "g")
+    for _ in range(index):
+        keys("main", "j")
+    keys("main", "y")
+    wait_text("main", "Copied")
+    deadline = time.time() + 5
+    buffer = ""
+    while time.time() < deadline and buffer != rows[index]["mediaURL"]:
+        buffer = tmux("show-buffer", check=False).stdout
+        time.sleep(0.1)
+    assert buffer == rows[index]["mediaURL"], (buffer, rows[index]["mediaURL"])
+    assert "\x1b]52" not in capture("main", escapes=True), "the OSC 52 sequence leaked into the pane"
+
+
+@test("s cycles the sort: name, distance, country, newest; the header marks it")
+def sort_cycle():
+    keys("main", "s")
+    screen = wait_text("main", "Name ▼")
+    names = [line[2:26].strip().lower() for line in data_rows(screen)[:5]]
+    assert names == sorted(names), names
+    keys("main", "s")
+    wait_text("main", "km ▼")
+    keys("main", "s")
+    wait_text("main", "Country ▼")
+    keys("main", "s")
+    wait_text("main", "Updated ▼")
+
+
 @test("/ filters all panes, Esc clears")
 def filter_rows():
     token = next(row["lastName"] for row in newest(40) if len(row["lastName"]) >= 6)
@@ -361,6 +394,26 @@ def hostile():
         assert len(arguments) == 1 and re.match(r"^https?://", arguments[0], re.I), arguments
     keys("hostile", "q")
     wait_text("hostile", "[exit 0]")
+
+
+@test("onthemap login once -> the app opens on the map, no login form; logout ends it")
+def stored_session():
+    environment = {"PATH": os.environ.get("PATH", ""), "HOME": WORK, "XDG_DATA_HOME": f"{WORK}/data",
+                   "XDG_STATE_HOME": f"{WORK}/state"}
+    login = subprocess.run([f"{BIN}/onthemap", "login", "--email", EMAIL, "--password-stdin", "--server", SERVER],
+                           input=PASSWORD + "\n", capture_output=True, text=True, env=environment)
+    assert login.returncode == 0, login.stderr
+    start_app("stored", SERVER)
+    screen = wait_text("stored", "1 Map")
+    assert "Log In" not in screen, screen
+    keys("stored", "q")
+    wait_text("stored", "[exit 0]")
+    logout = subprocess.run([f"{BIN}/onthemap", "logout", "--server", SERVER], capture_output=True, text=True,
+                            env=environment)
+    assert logout.returncode == 0, logout.stderr
+    whoami = subprocess.run([f"{BIN}/onthemap", "whoami", "--server", SERVER], capture_output=True, text=True,
+                            env=environment)
+    assert whoami.returncode == 3, (whoami.returncode, whoami.stderr)
 
 
 @test("server stopped -> 'cannot reach' alert")

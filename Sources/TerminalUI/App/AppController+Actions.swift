@@ -48,6 +48,8 @@ extension AppController {
         case .selectFirst: app.selectFirst()
         case .selectLast: app.selectLast()
         case .openLink: app.openSelectedLink()
+        case .copyLink: copySelectedLink()
+        case .cycleSort: app.cycleSort()
         case .showOnMap: showSelectionOnMap()
         case .editFilter: app.browse.isEditingFilter = true
         case .finishFilter: app.browse.isEditingFilter = false

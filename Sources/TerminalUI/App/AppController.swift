@@ -12,6 +12,8 @@ public final class AppController {
     /// The Map pane's centre and zoom (a matter of the screen, not of the app's state).
     public var map = MapView()
     var lastFrame: Frame?
+    /// A link `y` copied, for the run loop to hand to the backend after the event (never drawn).
+    var pendingClipboard: String?
     /// Benchmark timings, when asked for.
     public var trace: FrameTrace?
     let ascii: Bool
@@ -43,7 +45,7 @@ public final class AppController {
                 status: app.store.statusText(), server: app.serverName, accountKey: app.session?.accountKey,
                 now: app.clock(), milliseconds: milliseconds, isRefreshing: app.store.isLoading,
                 annotationOpen: app.isShowingDetails, helpOpen: app.isHelpOpen, toast: app.toast?.text,
-                alert: app.alert, map: map, ascii: ascii, keys: keys)
+                alert: app.alert, map: map, ascii: ascii, keys: keys, home: app.ownPin)
             frame = MainScreen.render(model, width: width, height: height)
             if let posting = app.posting {
                 frame = PostingScreen.render(posting, over: frame, milliseconds: milliseconds, ascii: ascii, keys: keys)
@@ -73,6 +75,10 @@ public final class AppController {
             if let event = backend.nextEvent(timeoutMilliseconds: 15) {
                 handle(event)
                 pending = true
+                if let text = pendingClipboard {
+                    pendingClipboard = nil
+                    backend.setClipboard(text)
+                }
             }
             await Task.yield()
         }

@@ -30,4 +30,7 @@ public protocol Backend: AnyObject {
     func draw(_ buffer: Buffer)
     /// The next event, or nil after `timeoutMilliseconds` without one.
     func nextEvent(timeoutMilliseconds: Int) -> Event?
+    /// Puts `text` (a cleaned link) on the clipboard, outside the cell grid: the live backend
+    /// writes `TerminalEscape.clipboard` to the terminal after the frame.
+    func setClipboard(_ text: String)
 }

@@ -11,7 +11,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     // Browsing
     case nextPane, previousPane, showMap, showTable, showCards
     case selectNext, selectPrevious, pageDown, pageUp, selectFirst, selectLast, nextMatch, previousMatch
-    case openLink, showOnMap, editFilter, finishFilter, clearFilter, post, refresh, logOut, help
+    case openLink, copyLink, cycleSort, showOnMap, editFilter, finishFilter, clearFilter, post, refresh, logOut, help
     // Map
     case panLeft, panRight, panUp, panDown, zoomIn, zoomOut, wholeWorld, nextPin, previousPin
     case centerOnSelection, fitPins, fitAllPins

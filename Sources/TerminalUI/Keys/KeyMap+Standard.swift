@@ -34,6 +34,7 @@ extension KeyMap {
             KeyBinding(.filter, .deleteBackward, [.backspace, .delete], "delete a character"),
 
             KeyBinding(.details, .openLink, [.enter, .character("o")], "open the link"),
+            KeyBinding(.details, .copyLink, [.character("y")], "copy the link (OSC 52)"),
             KeyBinding(.details, .closeDetails, [.escape], "close the details"),
             KeyBinding(.details, .nextPin, [.character("n"), .character("]")], "next / previous pin"),
             KeyBinding(.details, .previousPin, [.character("N"), .character("[")], "next / previous pin"),
@@ -68,6 +69,8 @@ extension KeyMap {
             KeyBinding(.browse, .selectFirst, [.character("g"), .home], "first / last row"),
             KeyBinding(.browse, .selectLast, [.character("G"), .end], "first / last row"),
             KeyBinding(.browse, .openLink, [.enter], "open the link", footer: "open"),
+            KeyBinding(.browse, .copyLink, [.character("y")], "copy the link to the clipboard (OSC 52)"),
+            KeyBinding(.browse, .cycleSort, [.character("s")], "sort: newest, name, distance, country"),
             KeyBinding(.browse, .editFilter, [.character("/")], "filter all panes", footer: "filter"),
             KeyBinding(.browse, .clearFilter, [.escape], "clear the filter"),
             KeyBinding(.browse, .nextMatch, [.character("n")], "next / previous match"),

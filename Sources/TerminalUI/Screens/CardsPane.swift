@@ -4,7 +4,7 @@ import ViewModels
 /// The Cards pane: a grid of student cards that reflows with the terminal width.
 public enum CardsPane {
     static let cardWidth = 30
-    static let cardHeight = 6
+    static let cardHeight = 7
 
     public static func columns(for width: Int) -> Int { max(1, (width + 1) / (cardWidth + 1)) }
 
@@ -13,6 +13,11 @@ public enum CardsPane {
             buffer.putCentered("No locations to show.", in: rect.row(1), style: .dim)
             return []
         }
+        // The first line names the order (`s` cycles it), as the table's header does.
+        buffer.put(
+            RowLook.sortLine(model.browse.sort, hasHome: model.home != nil), x: rect.x, y: rect.y, style: .dim,
+            maxWidth: rect.width)
+        let rect = Rect(x: rect.x, y: rect.y + 1, width: rect.width, height: max(0, rect.height - 1))
         let perRow = columns(for: rect.width)
         let width = min(cardWidth, rect.width)
         let visibleRows = max(1, rect.height / cardHeight)
@@ -36,11 +41,13 @@ public enum CardsPane {
                 (mine ? "● " : "") + SafeText.clean(row.fullName), x: inner.x, y: inner.y, style: nameStyle,
                 maxWidth: inner.width)
             buffer.put(SafeText.clean(row.mapString), x: inner.x, y: inner.y + 1, maxWidth: inner.width)
-            buffer.put(
-                SafeText.clean(row.mediaURL), x: inner.x, y: inner.y + 2, style: Style(foreground: .cyan),
-                maxWidth: inner.width)
-            let age = (row.updatedAt ?? row.createdAt).map { AgeText.text(from: $0, now: model.now) } ?? ""
-            buffer.put(age, x: inner.x, y: inner.y + 3, style: .dim, maxWidth: inner.width)
+            let km = RowFacts.distanceText(RowFacts.distance(of: row, from: model.home))
+            let country = (RowFacts.country(of: row) ?? "") + (km.isEmpty ? "" : " · \(km) km")
+            buffer.put(country, x: inner.x, y: inner.y + 2, maxWidth: inner.width)
+            RowLook.putLink(row.mediaURL, in: &buffer, x: inner.x, y: inner.y + 3, width: inner.width, style: .plain)
+            let date = row.updatedAt ?? row.createdAt
+            let age = date.map { AgeText.text(from: $0, now: model.now) } ?? ""
+            buffer.put(age, x: inner.x, y: inner.y + 4, style: RowLook.recency(date, now: model.now), maxWidth: inner.width)
             hotspots.append(Hotspot(rect: card, target: .row(row.objectId)))
         }
         return hotspots

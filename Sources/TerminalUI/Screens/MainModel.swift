@@ -50,13 +50,16 @@ public struct MainModel: Sendable {
     public var ascii: Bool
     /// The key table the footer and the help overlay are read from.
     public var keys: KeyMap
+    /// Your own pin: the table's and the cards' distances are measured from it.
+    public var home: GeoPoint?
 
     public init(
         rows: [StudentInformation], totalCount: Int, browse: BrowseState, status: String, server: String,
         accountKey: String? = nil, now: Date, milliseconds: Int = 0, isRefreshing: Bool = false,
         annotationOpen: Bool = false, helpOpen: Bool = false, toast: String? = nil, alert: String? = nil,
-        map: MapView = MapView(), ascii: Bool = false, keys: KeyMap = .standard
+        map: MapView = MapView(), ascii: Bool = false, keys: KeyMap = .standard, home: GeoPoint? = nil
     ) {
+        self.home = home
         self.rows = rows
         self.totalCount = totalCount
         self.browse = browse

@@ -2,8 +2,9 @@ import OnTheMapModels
 import SafeText
 import ViewModels
 
-/// The Table pane: a row per record (name, place, link, age), newest first, the user's own rows
-/// marked, zebra shading, the selection in reverse.
+/// The Table pane: a row per record (name, place, country, km from your pin, link with its host
+/// picked out, age coloured by recency), in the chosen order (the header marks it), the user's
+/// own rows marked, zebra shading, the selection in reverse.
 public enum TablePane {
     /// Rows of data that fit in `rect` (one line is the header).
     public static func pageSize(_ rect: Rect) -> Int { max(1, rect.height - 1) }
@@ -18,11 +19,12 @@ public enum TablePane {
         return max(0, offset)
     }
 
-    static func columns(_ width: Int) -> (name: Int, place: Int, link: Int, age: Int) {
-        let age = 12
-        let name = max(10, width * 22 / 100)
-        let place = max(10, width * 26 / 100)
-        return (name, place, max(4, width - 2 - name - place - age - 3), age)
+    /// Column widths: name, place, country, km, link, age.
+    static func columns(_ width: Int) -> [Int] {
+        let (name, place, country, km, age) = (
+            max(10, width * 20 / 100), max(10, width * 17 / 100), max(8, width * 12 / 100), 6, 12
+        )
+        return [name, place, country, km, max(4, width - 2 - name - place - country - km - age - 5), age]
     }
 
     public static func render(_ buffer: inout Buffer, model: MainModel, in rect: Rect) -> [Hotspot] {
@@ -31,10 +33,14 @@ public enum TablePane {
         let header = Style(bold: true, underline: true)
         buffer.fill(rect.row(0), style: header)
         var x = rect.x + 2
-        for (title, width) in [
-            ("Name", widths.name), ("Place", widths.place), ("Link", widths.link), ("Updated", widths.age),
-        ] {
-            buffer.put(title, x: x, y: rect.y, style: header, maxWidth: width)
+        let titles: [(String, TableSort?)] = [
+            ("Name", .name), ("Place", nil), ("Country", .country), ("km", .distance), ("Link", nil), ("Updated", .newest),
+        ]
+        for ((title, order), width) in zip(titles, widths) {
+            let text = RowLook.title(title, sortedBy: order, current: model.browse.sort, ascii: model.ascii)
+            // The km column is right-aligned, its title too.
+            let shift = order == .distance ? max(0, width - SafeText.width(text)) : 0
+            buffer.put(text, x: x + shift, y: rect.y, style: header, maxWidth: width)
             x += width + 1
         }
         if model.rows.isEmpty {
@@ -56,19 +62,24 @@ public enum TablePane {
             var style = index % 2 == 1 ? Style.zebra : Style.plain
             if index == selected { style = Style(bold: true, reverse: true) }
             buffer.fill(rect.row(1 + line), style: style)
-            let mine = model.accountKey != nil && row.uniqueKey == model.accountKey
-            if mine {
-                buffer.put(
-                    "●", x: rect.x, y: y,
-                    style: Style(foreground: .yellow, background: style.background, bold: true, reverse: style.reverse))
+            if model.accountKey != nil && row.uniqueKey == model.accountKey {
+                buffer.put("●", x: rect.x, y: y, style: RowLook.over(style, Style(foreground: .yellow, bold: true)))
             }
+            let date = row.updatedAt ?? row.createdAt
+            let km = RowFacts.distanceText(RowFacts.distance(of: row, from: model.home))
             var column = rect.x + 2
-            let age = (row.updatedAt ?? row.createdAt).map { AgeText.text(from: $0, now: model.now) } ?? "–"
-            let cells = [
-                SafeText.clean(row.fullName), SafeText.clean(row.mapString), SafeText.clean(row.mediaURL), age,
+            let cells: [(String, Style)] = [
+                (SafeText.clean(row.fullName), style), (SafeText.clean(row.mapString), style),
+                (RowFacts.country(of: row) ?? "", style),
+                (String(repeating: " ", count: max(0, widths[3] - km.count)) + km, style), ("", style),
+                (date.map { AgeText.text(from: $0, now: model.now) } ?? "–", RowLook.over(style, RowLook.recency(date, now: model.now))),
             ]
-            for (text, width) in zip(cells, [widths.name, widths.place, widths.link, widths.age]) {
-                buffer.put(text, x: column, y: y, style: style, maxWidth: width)
+            for (index, ((text, cellStyle), width)) in zip(cells, widths).enumerated() {
+                if index == 4 {
+                    RowLook.putLink(row.mediaURL, in: &buffer, x: column, y: y, width: width, style: style)
+                } else {
+                    buffer.put(text, x: column, y: y, style: cellStyle, maxWidth: width)
+                }
                 column += width + 1
             }
             hotspots.append(Hotspot(rect: rect.row(1 + line), target: .row(row.objectId)))
