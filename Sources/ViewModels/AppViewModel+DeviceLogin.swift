@@ -40,7 +40,7 @@ extension AppViewModel {
     public func openDeviceLoginURL() {
         guard let url = deviceLogin?.code?.urlToOpen.absoluteString else { return }
         if case .noOpener = opener.open(url) {
-            show(toast: "No browser could be started: open the address on your phone or another computer.")
+            deviceLogin?.note = "No browser could be started: open the address on your phone or another computer."
         }
     }
 }

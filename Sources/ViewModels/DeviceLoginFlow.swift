@@ -29,6 +29,8 @@ public final class DeviceLoginFlow {
     public private(set) var expiresAt: Date?
     /// Polls sent so far.
     public private(set) var polls = 0
+    /// A line for the person under the code (no browser could be started, say).
+    public var note: String?
     /// Called once the code is known (the CLI prints it; the app draws it from `phase`).
     @ObservationIgnored public var onCode: (@MainActor (DeviceCode) -> Void)?
 

@@ -61,6 +61,9 @@ struct DeviceLoginScreenTests {
         #expect(text.contains("▀") || text.contains("▄"), "the QR code in half blocks")
         #expect(text.contains("Esc cancel"))
         assertSnapshot(text, named: "device-login-120x40")
+        // o hands the address to the opener; with none to start, the box says what to do instead.
+        ui.handle(.key(.character("o")))
+        #expect(ui.frame(width: 120, height: 40).buffer.text.contains("No browser could be started"))
 
         await devices.set(answers: [.success(.approved(accessToken: "fb-token"))])
         #expect(await eventually { ui.app.phase == .browsing && ui.app.store.locations.count == 6 })

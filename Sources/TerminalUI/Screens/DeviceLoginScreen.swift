@@ -55,6 +55,9 @@ public enum DeviceLoginScreen {
             let seconds = flow.remainingSeconds % 60
             let waiting = "\(Controls.spinner(milliseconds: milliseconds)) Waiting for approval · \(minutes):\(String(format: "%02d", seconds)) left"
             buffer.put(waiting, x: x, y: y, style: .accent, maxWidth: textMax)
+            for (index, line) in TextWrap.lines(flow.note ?? "", width: textMax).prefix(2).enumerated() where y + 2 + index < box.maxY - 2 {
+                buffer.put(line, x: x, y: y + 2 + index, style: .danger, maxWidth: textMax)
+            }
         } else {
             let text = flow.phase == .loggingIn ? "Logging in…" : "Asking \(name) for a code…"
             buffer.put("\(Controls.spinner(milliseconds: milliseconds)) \(text)", x: x, y: y, style: .accent, maxWidth: textMax)
