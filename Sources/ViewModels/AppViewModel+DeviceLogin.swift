@@ -13,7 +13,7 @@ extension AppViewModel {
         let flow = DeviceLoginFlow(provider: login.deviceProviders[index], api: api, devices: devices, clock: clock)
         deviceLogin = flow
         login.alert = nil
-        Task {
+        deviceLoginTask = Task {
             let session = await flow.run()
             guard deviceLogin === flow else { return }
             deviceLogin = nil
@@ -33,7 +33,9 @@ extension AppViewModel {
     /// Esc: stops polling and goes back to the login form.
     public func cancelDeviceLogin() {
         deviceLogin?.cancel()
+        deviceLoginTask?.cancel()
         deviceLogin = nil
+        deviceLoginTask = nil
     }
 
     /// Opens the verification URL (with the code, when the provider gives one) with the opener.

@@ -36,8 +36,7 @@ extension AppViewModel {
             session = nil
             // A provider's token was never kept; the flow that had it goes too, so the next
             // "Log in with …" asks the provider again.
-            deviceLogin?.cancel()
-            deviceLogin = nil
+            cancelDeviceLogin()
             posting = nil
             isConfirmingQuit = false
             store.clear()

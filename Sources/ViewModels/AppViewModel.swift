@@ -50,6 +50,8 @@ public final class AppViewModel {
     let devices: any DeviceLoginAPI
     /// The device login on screen, if any (`AppViewModel+DeviceLogin`).
     public internal(set) var deviceLogin: DeviceLoginFlow?
+    /// The task running `deviceLogin`: cancelled with it, so a wait or a poll in flight ends at once.
+    @ObservationIgnored var deviceLoginTask: Task<Void, Never>?
     let geocoder: any Geocoder
     let opener: LinkOpener
     public let clock: @Sendable () -> Date

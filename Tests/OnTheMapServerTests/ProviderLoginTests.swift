@@ -60,6 +60,7 @@ import Testing
         // The secret went to debug_token only, never to /me.
         let me = try #require(standIn.requests.first { $0.target.hasPrefix("/graph/me") })
         #expect(!me.target.contains(standIn.appSecret))
+        #expect(me.target.contains("appsecret_proof="))
     }
 
     @Test func facebookAccountHasNoPasswordUntilOneIsSet() async throws {

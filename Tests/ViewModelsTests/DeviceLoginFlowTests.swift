@@ -93,6 +93,24 @@ struct DeviceLoginFlowTests {
         #expect(await devices.calls == ["code facebook"])
     }
 
+    @Test func escEndsTheAppsFlowAtOnceEvenMidWait() async {
+        var code = FakeDeviceLogin.sampleCode
+        code.interval = 3600
+        let app = AppViewModel(
+            api: FakeAPI(), geocoder: FakeGeocoder(), opener: LinkOpener(environment: [:]), serverName: "test",
+            clock: TestClock.fixed, devices: FakeDeviceLogin(code: .success(code), answers: [.pending]))
+        app.login.deviceProviders = [FakeDeviceLogin.facebook]
+        app.startFacebookLogin()
+        #expect(await eventually { app.deviceLogin?.code != nil })
+        let task = try? #require(app.deviceLoginTask)
+        app.cancelDeviceLogin()
+        let ended = Flag()
+        Task { await task?.value; ended.set() }
+        // The hour-long wait is cut short: the task ends within the budget, not after an hour.
+        #expect(await eventually { ended.isSet })
+        #expect(app.deviceLogin == nil && app.login.alert == nil)
+    }
+
     @Test func aProviderThatCannotBeReachedIsReported() async {
         let flow = flow(FakeDeviceLogin(code: .failure(.cannotReachProvider(provider: "Facebook")), answers: []))
         _ = await flow.run()
@@ -105,4 +123,12 @@ extension DeviceLoginFlow.Phase {
         if case .failed(let failure) = self { return failure.message }
         return nil
     }
+}
+
+/// A flag set from one task and read from another.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }

@@ -30,7 +30,10 @@ struct FacebookVerifier: IdentityVerifier {
         guard let userID = data["user_id"]?.stringValue, !userID.isEmpty, userID.count <= 64 else {
             throw ProviderRefusal.invalid(provider: Self.label)
         }
-        let me = try await http.get(url("me", ["fields": "id,first_name,last_name", "access_token": accessToken]))
+        // appsecret_proof: accepted always, required by apps with "Require App Secret" turned on.
+        let proof = SHA256.hmacHex(key: settings.appSecret, message: accessToken)
+        let me = try await http.get(
+            url("me", ["fields": "id,first_name,last_name", "access_token": accessToken, "appsecret_proof": proof]))
         guard me.status == 200 else {
             if me.status >= 500 { throw ProviderUnreachable() }
             throw ProviderRefusal.invalid(provider: Self.label)
