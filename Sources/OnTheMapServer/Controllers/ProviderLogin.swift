@@ -56,6 +56,8 @@ struct ProviderLogin: Sendable {
         } catch let refusal as ProviderRefusal {
             throw APIFailure.udacity(.forbidden, refusal.message)
         } catch is ProviderUnreachable {
+            // The provider's outage is no failed login: it must not block the address.
+            try? await throttle.release(admission)
             throw APIFailure.udacity(.badGateway, "\(verifier.label) could not be reached to check the token. Try again later.")
         }
         let account = try await sessions.account(for: profile)

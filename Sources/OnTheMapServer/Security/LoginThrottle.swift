@@ -49,6 +49,12 @@ struct LoginThrottle: Sendable {
         return Admission(pair: subjects[0].key, shared: [subjects[1].key], trust: "provider:" + provider + " " + address)
     }
 
+    /// Takes the attempt back without trusting anything: it was not a guess (the provider did not answer).
+    func release(_ admission: Admission, now: Date = Date()) async throws {
+        try await storage.recordSuccess(
+            clear: [], release: [admission.pair] + admission.shared, trust: nil, now: now.timeIntervalSince1970)
+    }
+
     /// After a good login: clears its pair, takes the attempt back, trusts its address.
     func loginSucceeded(_ admission: Admission, now: Date = Date()) async throws {
         try await storage.recordSuccess(
