@@ -2,7 +2,7 @@
 # what the tests need and runs them all. Both install missing Debian packages first.
 
 SWIFT ?= swift
-APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev tmux python3 postgresql
+APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev libqrencode-dev tmux python3 postgresql
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN = $(shell $(SWIFT) build --show-bin-path)
 

@@ -96,11 +96,17 @@ let package = Package(
         /// ncursesw, with a shim for the macros and globals Swift cannot import.
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
 
+        /// libqrencode, for the QR code of a device login's URL.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+
+        /// `QRMatrix`, a pure value of dark and light modules, and the one call into libqrencode that makes it.
+        .target(name: "QRCode", dependencies: ["CQRencode"]),
+
         /// The app's state: AppViewModel over login, the locations store, browsing, posting, links. No terminal.
         .target(name: "ViewModels", dependencies: ["APIClient", "Geo", "OnTheMapModels", "SafeText", "WorldMap"]),
 
         /// Cells, widgets, screens, the key table and the event loop, against a Backend protocol. No curses, no API.
-        .target(name: "TerminalUI", dependencies: ["ViewModels", "Geo", "OnTheMapModels", "SafeText", "WorldMap"]),
+        .target(name: "TerminalUI", dependencies: ["ViewModels", "Geo", "OnTheMapModels", "QRCode", "SafeText", "WorldMap"]),
 
         /// The ncurses Backend: the only target that imports CNcurses.
         .target(name: "TerminalNCurses", dependencies: ["CNcurses", "TerminalUI"]),
@@ -116,7 +122,7 @@ let package = Package(
         .executableTarget(
             name: "onthemap",
             dependencies: [
-                "APIClient", "Geo", "OnTheMapModels", "OnTheMapServer", "SafeText", "TerminalNCurses", "TerminalUI",
+                "APIClient", "Geo", "OnTheMapModels", "OnTheMapServer", "QRCode", "SafeText", "TerminalNCurses", "TerminalUI",
                 "ViewModels", "WorldMap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -135,6 +141,7 @@ let package = Package(
 
         .testTarget(name: "OnTheMapModelsTests", dependencies: ["OnTheMapModels"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
         .testTarget(
             name: "ViewModelsTests",
             dependencies: ["ViewModels", "AppTestSupport", "APIClient", "Geo", "OnTheMapModels"]),

@@ -8,6 +8,9 @@ public enum APIError: Error, Sendable, Equatable {
     case timedOut(server: String)
     /// 403 from the session endpoint: wrong email or password.
     case invalidCredentials(message: String)
+    /// 403 to a provider login: the server did not accept the provider's token (another app's,
+    /// expired, invalid), with its message.
+    case providerTokenRefused(message: String)
     /// Any other 4xx, with the server's own message.
     case refused(status: Int, message: String)
     /// 429: too many requests (logins, sign-ups) from this address; `retryAfter` is the server's
@@ -34,6 +37,8 @@ public enum APIError: Error, Sendable, Equatable {
             return "The server at \(server) did not answer in time. Try again."
         case .invalidCredentials:
             return "Wrong email or password."
+        case .providerTokenRefused(let message):
+            return "The server did not accept the sign-in: \(message)"
         case .refused(_, let message):
             return "The server refused the request: \(message)"
         case .tooManyRequests(let retryAfter, _):
@@ -59,6 +64,7 @@ extension APIError: CustomStringConvertible {
         case .unreadableResponse(let detail): return "unreadable response: \(detail)"
         case .invalidCredentials(let message): return "invalid credentials: \(message)"
         case .refused(let status, let message): return "HTTP \(status): \(message)"
+        case .providerTokenRefused(let message): return "HTTP 403 (provider token): \(message)"
         case .tooManyRequests(let retryAfter, let message):
             return "HTTP 429 (Retry-After: \(retryAfter.map(String.init) ?? "none")): \(message)"
         case .inviteRejected(let message): return "HTTP 403 (invite): \(message)"

@@ -35,6 +35,9 @@ public struct LocationQuery: Sendable, Hashable {
 public protocol OnTheMapAPI: Sendable {
     /// Logs in with email and password; later writes are sent with this session.
     func logIn(email: String, password: String) async throws(APIError) -> UserSession
+    /// Logs in with a login provider's token (Facebook, an OAuth device-login provider). A 403
+    /// is `providerTokenRefused`.
+    func logIn(with credential: ProviderCredential) async throws(APIError) -> UserSession
     /// How this server lets people in, above all its sign-up policy (`GET …/auth/providers`). A
     /// server without the endpoint (the original services) answers password login, open sign-up.
     func authProviders() async throws(APIError) -> AuthProviders

@@ -5,7 +5,7 @@ import OnTheMapModels
 import FoundationNetworking
 #endif
 
-/// Discovery of the sign-up policy, and what a refused sign-up means.
+/// Discovery of the ways in, provider logins, and what a refused sign-up means.
 extension OnTheMapClient {
     /// `GET …/auth/providers`. A server without the endpoint — the original services, which answer
     /// 404 (or 405/501) — is taken as password login with open sign-up.
@@ -25,6 +25,24 @@ extension OnTheMapClient {
             throw sessionError(
                 status: response.statusCode, payload: payload, response: response, credentialsAreWrongOn403: false)
         }
+    }
+
+    /// `POST …/session` with a provider's token; the session is kept exactly as for a password.
+    public func logIn(with credential: ProviderCredential) async throws(APIError) -> UserSession {
+        let body: Data
+        do {
+            body = try JSONEncoder().encode(credential)
+        } catch {
+            throw .unreadableResponse(detail: "could not encode request: \(error)")
+        }
+        let (data, response) = try await send("POST", Endpoint(dialect: configuration.dialect).session, body: body)
+        let payload = XSSIPrefix.strip(data)
+        guard response.statusCode == 200 else {
+            let error = sessionError(status: response.statusCode, payload: payload, response: response, credentialsAreWrongOn403: false)
+            if response.statusCode == 403, case .refused(_, let message) = error { throw .providerTokenRefused(message: message) }
+            throw error
+        }
+        return try adoptSession(payload, response)
     }
 
     /// A refused `POST …/users`: 403 with `"parameter":"invite"` is a missing or bad invite code,

@@ -70,7 +70,7 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
     }
 
     /// Keeps the session of a login or sign-up answer, and its XSRF cookie for logging out.
-    private func adoptSession(_ payload: Data, _ response: HTTPURLResponse) throws(APIError) -> UserSession {
+    func adoptSession(_ payload: Data, _ response: HTTPURLResponse) throws(APIError) -> UserSession {
         let answer: SessionResponse = try decode(payload)
         let newSession = UserSession(
             accountKey: answer.account.key, sessionID: answer.session.id, expiration: answer.session.expiration)

@@ -28,7 +28,8 @@ public enum ServerApplication {
         let throttle = LoginThrottle(
             storage: storage, policy: configuration.loginThrottle, signUpsPerAddress: configuration.signUpsPerAddress)
         let sessionController = SessionController(
-            storage: storage, configuration: configuration, sessions: sessions, throttle: throttle)
+            storage: storage, configuration: configuration, sessions: sessions, throttle: throttle,
+            providerLogin: ProviderLogin(configuration: configuration, sessions: sessions, throttle: throttle))
         sessionController.register(on: router, prefix: "/v1", wrapsUser: false)
         sessionController.register(on: router, prefix: "/api", wrapsUser: true)
         let answers = ListAnswerCache(lifetime: .nanoseconds(Int64(configuration.listCacheSeconds * 1e9)))

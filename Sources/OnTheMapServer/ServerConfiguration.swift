@@ -58,6 +58,10 @@ public struct ServerConfiguration: Sendable {
     public var requestTimeout: Duration
     /// Open connections at most; at the cap the longest-idle one makes room (`ConnectionLimiter`).
     public var maxConnections: Int
+    /// Facebook Login for Devices; `nil` refuses the `facebook_mobile` credential (400).
+    public var facebook: FacebookSettings? = nil
+    /// RFC 8628 device-login providers (`{"oauth":{"provider":NAME,…}}`), by name.
+    public var oauthProviders: [OAuthProviderSettings] = []
 
     public static let defaultQueryTimeout: Duration = .seconds(2)
     /// Half the cores, at least one: expensive queries never take every core from the rest.

@@ -12,11 +12,16 @@ extension AppViewModel {
                 offerOffline()
                 return
             }
-            self.session = session
-            browse = BrowseState()
-            phase = .browsing
-            refresh()
+            adopt(session)
         }
+    }
+
+    /// Browses as `session` and downloads the locations (after any kind of login).
+    func adopt(_ session: UserSession) {
+        self.session = session
+        browse = BrowseState()
+        phase = .browsing
+        refresh()
     }
 
     /// Deletes the session (a failure is only reported: the app forgets it anyway) and goes back
@@ -29,6 +34,9 @@ extension AppViewModel {
                 show(toast: "Logged out here; the server said: \(error.userMessage)")
             }
             session = nil
+            // A provider's token was never kept; the flow that had it goes too, so the next
+            // "Log in with …" asks the provider again.
+            cancelDeviceLogin()
             posting = nil
             isConfirmingQuit = false
             store.clear()

@@ -48,15 +48,23 @@ public final class AppViewModel {
     @ObservationIgnored public internal(set) var sessionCheck: Task<Void, Never>?
 
     let api: any OnTheMapAPI
+    /// The provider side of device logins (Facebook, OAuth).
+    let devices: any DeviceLoginAPI
+    /// The device login on screen, if any (`AppViewModel+DeviceLogin`).
+    public internal(set) var deviceLogin: DeviceLoginFlow?
+    /// The task running `deviceLogin`: cancelled with it, so a wait or a poll in flight ends at once.
+    @ObservationIgnored var deviceLoginTask: Task<Void, Never>?
     let geocoder: any Geocoder
     let opener: LinkOpener
     public let clock: @Sendable () -> Date
 
     public init(
         api: any OnTheMapAPI, geocoder: any Geocoder, opener: LinkOpener, serverName: String, hint: String? = nil,
-        cache: LocationCache? = nil, clock: @escaping @Sendable () -> Date = Date.init
+        cache: LocationCache? = nil, clock: @escaping @Sendable () -> Date = Date.init,
+        devices: any DeviceLoginAPI = DeviceLoginClient()
     ) {
         self.api = api
+        self.devices = devices
         self.geocoder = geocoder
         self.opener = opener
         self.serverName = serverName
@@ -96,6 +104,7 @@ public final class AppViewModel {
     /// Whether something on screen moves by itself (a spinner, a toast to take down).
     public var isAnimating: Bool {
         store.isLoading || login.isBusy || posting?.isWorking == true || toast != nil
+            || deviceLogin?.isOver == false
     }
 
     /// Takes down a toast whose time is up; the run loop calls it between events.

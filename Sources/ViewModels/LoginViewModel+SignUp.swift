@@ -13,8 +13,15 @@ extension LoginViewModel {
         discovery?.cancel()
         discovery = Task { [api] in
             guard let providers = try? await api.authProviders(), !Task.isCancelled else { return }
+            self.deviceProviders = DeviceLoginProvider.all(in: providers)
             self.learn(providers.signUpPolicy ?? .open)
         }
+    }
+
+    /// Asks the server how it lets people in, for the "Log in with …" buttons (when the login
+    /// form first shows). The sign-up policy learned on the way is kept as well.
+    public func discoverProviders() {
+        discoverSignUpPolicy()
     }
 
     /// Adopts `policy`, moving the focus to the form's first item if the one it was on is gone.

@@ -6,6 +6,16 @@ import OnTheMapModels
 /// The fields and buttons of the login and sign-up forms, in focus order.
 public enum LoginField: Sendable, Hashable {
     case firstName, lastName, email, password, invite, submit, switchMode
+    /// The "Log in with …" button of `deviceProviders[index]`.
+    case provider(Int)
+
+    /// Whether the item is a button (letters press or quit instead of typing).
+    public var isButton: Bool {
+        switch self {
+        case .submit, .switchMode, .provider: true
+        default: false
+        }
+    }
 }
 
 /// The login screen's state machine: fields, focus, the request in flight, and what went wrong.
@@ -39,6 +49,9 @@ public final class LoginViewModel {
     /// The server's sign-up policy, learned when the sign-up form opens (`GET …/auth/providers`)
     /// or from a refused sign-up; nil until known, which the form treats as `open`.
     public internal(set) var signUpPolicy: SignUpPolicy?
+    /// The device-login providers the server offers (Facebook, OAuth), from discovery; one
+    /// "Log in with …" button each.
+    public internal(set) var deviceProviders: [DeviceLoginProvider] = []
     /// The discovery under way, if any (tests await it).
     public internal(set) var discovery: Task<Void, Never>?
 
@@ -52,7 +65,7 @@ public final class LoginViewModel {
     /// The focusable items of the current mode, in order.
     public var fields: [LoginField] {
         switch (mode, signUpPolicy) {
-        case (.logIn, _): [.email, .password, .submit, .switchMode]
+        case (.logIn, _): [.email, .password, .submit] + deviceProviders.indices.map { LoginField.provider($0) } + [.switchMode]
         case (.signUp, .closed): [.switchMode]
         case (.signUp, .invite): [.firstName, .lastName, .email, .password, .invite, .submit, .switchMode]
         case (.signUp, _): [.firstName, .lastName, .email, .password, .submit, .switchMode]
@@ -96,7 +109,7 @@ public final class LoginViewModel {
         case .firstName: change(&firstName)
         case .lastName: change(&lastName)
         case .invite: change(&invite)
-        case .submit, .switchMode: break
+        case .submit, .switchMode, .provider: break
         }
     }
 

@@ -66,6 +66,7 @@ extension OnTheMapServerCommand {
         @Option(help: "Open connections at most; at the cap the longest-idle one is closed to make room.")
         var maxConnections = 1000
         @OptionGroup var access: AccessOptions
+        @OptionGroup var providers: ProviderOptions
 
         func validate() throws {
             if (parseAppId == nil) != (parseRestKey == nil) {
@@ -110,6 +111,7 @@ extension OnTheMapServerCommand {
                 idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), requestTimeout: .milliseconds(Int64(requestTimeout * 1000)),
                 maxConnections: maxConnections)
             access.apply(to: &configuration)
+            (configuration.facebook, configuration.oauthProviders) = try providers.resolve()
             AccessOptions.warnAboutProxy(configuration, logger: logger)
             let serverLogger = logger
             let built = try await ServerApplication.build(configuration: configuration, logger: logger) { [configuration] port in

@@ -17,6 +17,10 @@ struct PendingClient: OnTheMapAPI {
         try await client().logIn(email: email, password: password)
     }
 
+    func logIn(with credential: ProviderCredential) async throws(APIError) -> UserSession {
+        try await client().logIn(with: credential)
+    }
+
     func authProviders() async throws(APIError) -> AuthProviders {
         try await client().authProviders()
     }

@@ -77,6 +77,8 @@ struct TUICommand: AsyncParsableCommand {
             opener: LinkOpener(environment: environment), serverName: name,
             hint: embedded ? "Built-in demo server · log in with demo@onthemap.example / onthemap" : nil,
             cache: LocationCache.forServer(embedded ? "built-in" : name, environment: environment))
+        // The "Log in with …" buttons: what the server offers (none from servers without discovery).
+        model.login.discoverProviders()
         model.login.transportWarning = serverOptions.configuredServer.flatMap(URL.init(string:)).flatMap(
             PlainHTTPWarning.message(for:))
         if let stored { model.resume(stored.userSession, expectsEmail: serverOptions.dialect == .v1) }

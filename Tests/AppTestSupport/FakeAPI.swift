@@ -56,6 +56,17 @@ public actor FakeAPI: OnTheMapAPI {
         return try loginResult.get()
     }
 
+    /// What a provider login answers (else `loginResult`), and the credentials it was sent.
+    public var providerLoginResult: Result<UserSession, APIError>?
+    public private(set) var providerCredentials: [ProviderCredential] = []
+    public func set(providerLogin: Result<UserSession, APIError>) { providerLoginResult = providerLogin }
+
+    public func logIn(with credential: ProviderCredential) async throws(APIError) -> UserSession {
+        calls.append("logIn provider")
+        providerCredentials.append(credential)
+        return try (providerLoginResult ?? loginResult).get()
+    }
+
     public func signUp(_ request: SignUpRequest) async throws(APIError) -> UserSession {
         calls.append("signUp \(request.email)")
         signUps.append(request)

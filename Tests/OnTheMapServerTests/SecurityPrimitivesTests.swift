@@ -9,6 +9,10 @@ import Testing
     @Test func sha256MatchesTheStandardVectors() {
         #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        // RFC 4231 test case 2 (HMAC-SHA256, Facebook's appsecret_proof).
+        #expect(
+            SHA256.hmacHex(key: "Jefe", message: "what do ya want for nothing?")
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
         #expect(
             SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")

@@ -87,15 +87,17 @@ public struct TestServer: Sendable {
     public static func start(
         backend: TestBackend = .sqlite, openWrites: Bool = false, parseKeys: (String, String)? = nil, seedDemo: Bool = false,
         maxLimit: Int = 1000, loginThrottle: LoginThrottlePolicy = LoginThrottlePolicy(), trustProxy: Bool = false,
-        metrics: Bool = false, logRequests: Bool = false, listCacheSeconds: Double = 1, logger: Logger? = nil
+        metrics: Bool = false, logRequests: Bool = false, listCacheSeconds: Double = 1, logger: Logger? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onthemap-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             port: 0, databasePath: try await backend.makeDatabase(in: directory), parseApplicationID: parseKeys?.0,
             parseRESTAPIKey: parseKeys?.1, openWrites: openWrites, maxLimit: maxLimit, bcryptCost: 4,
             loginThrottle: loginThrottle, trustProxy: trustProxy, metrics: metrics, logRequests: logRequests,
             listCacheSeconds: listCacheSeconds)
+        configure(&configuration)
         var quiet = Logger(label: "test-server")
         quiet.logLevel = .critical
         let server = try await EmbeddedServer.start(configuration: configuration, seedDemo: seedDemo, logger: logger ?? quiet)

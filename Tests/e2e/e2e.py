@@ -416,6 +416,50 @@ def stored_session():
     assert whoami.returncode == 3, (whoami.returncode, whoami.stderr)
 
 
+@test("a server without Facebook -> no Facebook line on the login screen")
+def no_facebook_line():
+    start_app("nofb", SERVER)
+    screen = wait_text("nofb", "Log In")
+    time.sleep(0.5)  # discovery is one request: give it time to (not) add a line
+    screen = capture("nofb")
+    assert "Log in with" not in screen, screen
+    tmux("kill-session", "-t", "nofb", check=False)
+
+
+@test("Facebook: Ctrl-F -> the user code and a QR code")
+def facebook_code_and_qr():
+    start_facebook_server()
+    start_app("fb", FB_SERVER)
+    wait_text("fb", "[ Log in with Facebook ]")
+    keys("fb", "C-f")
+    screen = wait_text("fb", "F B E 2 - E 2 E 7")
+    assert "https://www.facebook.com/device" in screen, screen
+    qr_lines = [line for line in screen.split("\n") if sum(line.count(c) for c in "▀▄█") >= 10]
+    assert len(qr_lines) >= 10, screen
+
+
+@test("Facebook: the stand-in approves -> the map with pins; logout -> the login screen")
+def facebook_approved():
+    standin_control("approve")
+    def pins_shown(text):
+        match = re.search(r"(\d+) (?:of \d+ )?pins", text)
+        return "updated" in text and match is not None and int(match.group(1)) >= 20
+    wait_for("fb", pins_shown, timeout=30, what="20 or more pins")
+    keys("fb", "L")
+    wait_text("fb", "[ Log in with Facebook ]")
+
+
+@test("Facebook: denied -> its alert; expired -> its alert")
+def facebook_denied_and_expired():
+    for outcome, message in (("deny", "The Facebook login was declined."), ("expire", "The code expired before")):
+        keys("fb", "C-f")
+        wait_text("fb", "F B E 2 - E 2 E 7")
+        standin_control(outcome)
+        wait_text("fb", message, timeout=30)
+        keys("fb", "Enter")
+        wait_for("fb", lambda text: message not in text, what="alert dismissed")
+
+
 @test("server stopped -> 'cannot reach' alert")
 def server_stopped():
     stop_server()
@@ -480,7 +524,49 @@ def start_server():
     raise RuntimeError("onthemap-server did not start")
 
 
+FB_PROCESSES = []
+FB_SERVER = ""
+STANDIN = ""
+
+
+def start_facebook_server():
+    """The stand-in for Facebook's Graph API, and a second server (its own demo database) configured for it."""
+    global FB_SERVER, STANDIN
+    port_file = os.path.join(WORK, "standin.port")
+    here = os.path.dirname(os.path.abspath(__file__))
+    FB_PROCESSES.append(subprocess.Popen([sys.executable, os.path.join(here, "provider_standin.py"), port_file]))
+    deadline = time.time() + 15
+    while time.time() < deadline and not (os.path.exists(port_file) and open(port_file).read().strip()):
+        time.sleep(0.05)
+    STANDIN = "http://127.0.0.1:" + open(port_file).read().strip()
+    database = os.path.join(WORK, "facebook.sqlite")
+    subprocess.run([f"{BIN}/onthemap-server", "seed", "--demo", "--database", database], check=True, capture_output=True)
+    log_path = os.path.join(WORK, "facebook-server.log")
+    environment = dict(os.environ, ONTHEMAP_FACEBOOK_APP_SECRET="e2e-secret")
+    FB_PROCESSES.append(subprocess.Popen(
+        [f"{BIN}/onthemap-server", "serve", "--port", "0", "--database", database, "--log-level", "notice",
+         "--facebook-app-id", "e2e-app", "--facebook-client-token", "e2e-client-token",
+         "--facebook-graph-url", STANDIN + "/graph"],
+        stdout=open(log_path, "w"), stderr=subprocess.STDOUT, env=environment))
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", open(log_path).read())
+        if match:
+            FB_SERVER = match.group(1)
+            assert "e2e-secret" not in open(log_path).read()
+            return
+        time.sleep(0.1)
+    raise RuntimeError("onthemap-server with Facebook did not start")
+
+
+def standin_control(outcome):
+    urllib.request.urlopen(urllib.request.Request(f"{STANDIN}/control/{outcome}", method="POST", data=b""), timeout=10).read()
+
+
 def stop_server():
+    for process in FB_PROCESSES:
+        if process.poll() is None:
+            process.terminate()
     if SERVER_PROCESS and SERVER_PROCESS.poll() is None:
         SERVER_PROCESS.send_signal(signal.SIGTERM)
         try:

@@ -126,7 +126,10 @@ SCHEMAS = {
     },
     "LoginRequest": {
         "type": "object",
-        "description": "Exactly one credential. `facebook_mobile` is recognised and refused (400).",
+        "description": "Exactly one credential. `facebook_mobile` carries a Facebook user access token (from "
+        "Facebook Login for Devices); `oauth` a token of a configured RFC 8628 provider. The server checks a "
+        "provider's token with the provider; the first login makes an account from the profile (no password), "
+        "later ones find it by the provider's user id. An unconfigured provider is refused with 400.",
         "properties": {
             "udacity": {
                 "type": "object",
@@ -136,7 +139,15 @@ SCHEMAS = {
             "facebook_mobile": {
                 "type": "object",
                 "required": ["access_token"],
-                "properties": {"access_token": {"type": "string"}},
+                "properties": {"access_token": {"type": "string", "maxLength": 4096}},
+            },
+            "oauth": {
+                "type": "object",
+                "required": ["provider", "access_token"],
+                "properties": {
+                    "provider": {"type": "string", "description": "A provider `name` from `auth/providers` (`github`)."},
+                    "access_token": {"type": "string", "maxLength": 4096},
+                },
             },
         },
     },
@@ -154,7 +165,9 @@ SCHEMAS = {
     "AuthProviders": {
         "type": "object",
         "required": ["providers"],
-        "description": "The ways in: password login, and whether sign-up is open, needs an invite, or is closed.",
+        "description": "The ways in: password login (and whether sign-up is open, needs an invite, or is closed), "
+        "then Facebook and each OAuth device-login provider when the server is configured for them, with their "
+        "public values only. Clients ignore types they do not know.",
         "properties": {
             "providers": {
                 "type": "array",
@@ -162,8 +175,15 @@ SCHEMAS = {
                     "type": "object",
                     "required": ["type"],
                     "properties": {
-                        "type": {"type": "string", "description": "`password`."},
-                        "signup": {"type": "string", "enum": ["open", "invite", "closed"]},
+                        "type": {"type": "string", "description": "`password`, `facebook` or `oauth`."},
+                        "signup": {"type": "string", "enum": ["open", "invite", "closed"], "description": "`password` only."},
+                        "name": {"type": "string", "description": "`facebook`, or the OAuth provider's name for the `oauth` credential."},
+                        "appId": {"type": "string", "description": "`facebook`: the app id."},
+                        "clientToken": {"type": "string", "description": "`facebook`: the public client token."},
+                        "clientId": {"type": "string", "description": "`oauth`: the public client id."},
+                        "deviceURL": {"type": "string", "description": "Where the device asks for a user code (POST)."},
+                        "tokenURL": {"type": "string", "description": "Where the device polls for the token (POST)."},
+                        "scope": {"type": "string", "description": "The scope to ask for."},
                     },
                 },
             },
@@ -303,11 +323,13 @@ def session_paths(prefix, wrapped):
                 "responses": {
                     "200": udacity("Logged in; sets the XSRF-TOKEN cookie.", ref("SessionResponse"), SET_COOKIE),
                     "400": udacity("Not exactly one credential, a missing field, or not JSON."),
-                    "403": udacity("`Account not found or invalid credentials.`"),
+                    "403": udacity("`Account not found or invalid credentials.`; for a provider's token: `The <provider> "
+                                   "access token is not valid.`, `… was issued for another app.`, `… has expired.`"),
                     "413": udacity("The body is larger than the limit (64 KB by default)."),
                     "429": udacity("Too many login attempts from this address at this account, from this address, "
                                    "or from untrusted addresses at this account; counted before the password is checked.",
                                    None, RETRY_AFTER),
+                    "502": udacity("The provider could not be reached to check the token."),
                     "503": BUSY,
                 },
             },

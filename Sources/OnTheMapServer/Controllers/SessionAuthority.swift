@@ -28,7 +28,8 @@ struct SessionAuthority: Sendable {
     /// pool rather than on the threads that serve requests. An unknown email still costs one
     /// hash at the configured cost, so timing does not tell which emails have accounts.
     func verify(email: String, password: String) async throws -> Account? {
-        let account = try await storage.account(email: email)
+        // An account made from a provider profile has no password until one is set.
+        let account = try await storage.account(email: email).flatMap { $0.passwordHash.isEmpty ? nil : $0 }
         let cost = self.cost
         let matches = try await gate.run(account == nil ? "decoy" : "login") {
             Bcrypt.verify(password, hash: account?.passwordHash ?? Self.decoyHash(cost: cost))

@@ -9,6 +9,7 @@ struct SessionController: Sendable {
     let configuration: ServerConfiguration
     let sessions: SessionAuthority
     let throttle: LoginThrottle
+    let providerLogin: ProviderLogin
     var signUps: SignUpController {
         SignUpController(configuration: configuration, sessions: sessions, throttle: throttle, respond: { try await sessionResponse(for: $0, status: $1) })
     }
@@ -23,8 +24,7 @@ struct SessionController: Sendable {
             try await signUps.signUp(request, address: context.clientAddress(request, trustProxy: configuration.trustProxy))
         }
         router.get(RouterPath(prefix + "/auth/providers")) { _, _ in
-            JSONResponse.make(
-                AuthProviders(providers: [.init(type: "password", signup: configuration.signUp)]), prefixed: true)
+            JSONResponse.make(AuthProviders.offered(by: configuration), prefixed: true)
         }
         router.get(RouterPath(prefix + "/users/:key")) { request, context in
             try await user(request, key: try context.parameters.require("key"), wrapped: wrapsUser)
@@ -41,10 +41,11 @@ struct SessionController: Sendable {
         guard case .object(let fields) = body else {
             throw APIFailure.udacity(.badRequest, "Did not specify exactly one credential.")
         }
-        let credentials = ["udacity", "facebook_mobile"].filter { fields[$0] != nil }
+        let credentials = ["udacity", "facebook_mobile", "oauth"].filter { fields[$0] != nil }
         guard credentials.count == 1 else { throw APIFailure.udacity(.badRequest, "Did not specify exactly one credential.") }
         guard credentials[0] == "udacity" else {
-            throw APIFailure.udacity(.badRequest, "Facebook login is not available on this server.")
+            let account = try await providerLogin.account(credential: credentials[0], fields: fields[credentials[0]], address: address)
+            return try await sessionResponse(for: account, status: .ok)
         }
         guard case .string(let username) = fields["udacity"]?["username"] else {
             throw APIFailure.udacity(.badRequest, "trails.Error 400: Missing parameter 'username'", parameter: "udacity.username")

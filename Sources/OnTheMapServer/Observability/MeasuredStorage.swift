@@ -68,6 +68,12 @@ struct MeasuredStorage: ServerStorage {
     func insert(_ account: Account) async throws { try await measure("insert_account") { try await base.insert(account) } }
     func account(email: String) async throws -> Account? { try await measure("account") { try await base.account(email: email) } }
     func account(key: String) async throws -> Account? { try await measure("account") { try await base.account(key: key) } }
+    func accountKey(for identity: ProviderIdentity) async throws -> String? {
+        try await measure("identity") { try await base.accountKey(for: identity) }
+    }
+    func insert(_ account: Account, linking identity: ProviderIdentity) async throws {
+        try await measure("insert_account") { try await base.insert(account, linking: identity) }
+    }
     func insert(_ session: StoredSession) async throws { try await measure("insert_session") { try await base.insert(session) } }
     func session(idHash: String, now: Double) async throws -> StoredSession? {
         try await measure("session") { try await base.session(idHash: idHash, now: now) }

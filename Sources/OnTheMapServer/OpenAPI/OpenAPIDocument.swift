@@ -76,7 +76,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "`Account not found or invalid credentials.` The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "description": "`Account not found or invalid credentials.`; for a provider's token: `The <provider> access token is not valid.`, `… was issued for another app.`, `… has expired.` The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
             "content": {
               "application/json": {
                 "schema": {
@@ -110,6 +110,16 @@ enum OpenAPIDocument {
                 "schema": {
                   "type": "string",
                   "pattern": "^[0-9]+$"
+                }
+              }
+            }
+          },
+          "502": {
+            "description": "The provider could not be reached to check the token. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
                 }
               }
             }
@@ -422,7 +432,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "`Account not found or invalid credentials.` The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "description": "`Account not found or invalid credentials.`; for a provider's token: `The <provider> access token is not valid.`, `… was issued for another app.`, `… has expired.` The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
             "content": {
               "application/json": {
                 "schema": {
@@ -456,6 +466,16 @@ enum OpenAPIDocument {
                 "schema": {
                   "type": "string",
                   "pattern": "^[0-9]+$"
+                }
+              }
+            }
+          },
+          "502": {
+            "description": "The provider could not be reached to check the token. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
                 }
               }
             }
@@ -2211,7 +2231,7 @@ enum OpenAPIDocument {
       },
       "LoginRequest": {
         "type": "object",
-        "description": "Exactly one credential. `facebook_mobile` is recognised and refused (400).",
+        "description": "Exactly one credential. `facebook_mobile` carries a Facebook user access token (from Facebook Login for Devices); `oauth` a token of a configured RFC 8628 provider. The server checks a provider's token with the provider; the first login makes an account from the profile (no password), later ones find it by the provider's user id. An unconfigured provider is refused with 400.",
         "properties": {
           "udacity": {
             "type": "object",
@@ -2235,7 +2255,25 @@ enum OpenAPIDocument {
             ],
             "properties": {
               "access_token": {
-                "type": "string"
+                "type": "string",
+                "maxLength": 4096
+              }
+            }
+          },
+          "oauth": {
+            "type": "object",
+            "required": [
+              "provider",
+              "access_token"
+            ],
+            "properties": {
+              "provider": {
+                "type": "string",
+                "description": "A provider `name` from `auth/providers` (`github`)."
+              },
+              "access_token": {
+                "type": "string",
+                "maxLength": 4096
               }
             }
           }
@@ -2275,7 +2313,7 @@ enum OpenAPIDocument {
         "required": [
           "providers"
         ],
-        "description": "The ways in: password login, and whether sign-up is open, needs an invite, or is closed.",
+        "description": "The ways in: password login (and whether sign-up is open, needs an invite, or is closed), then Facebook and each OAuth device-login provider when the server is configured for them, with their public values only. Clients ignore types they do not know.",
         "properties": {
           "providers": {
             "type": "array",
@@ -2287,7 +2325,7 @@ enum OpenAPIDocument {
               "properties": {
                 "type": {
                   "type": "string",
-                  "description": "`password`."
+                  "description": "`password`, `facebook` or `oauth`."
                 },
                 "signup": {
                   "type": "string",
@@ -2295,7 +2333,36 @@ enum OpenAPIDocument {
                     "open",
                     "invite",
                     "closed"
-                  ]
+                  ],
+                  "description": "`password` only."
+                },
+                "name": {
+                  "type": "string",
+                  "description": "`facebook`, or the OAuth provider's name for the `oauth` credential."
+                },
+                "appId": {
+                  "type": "string",
+                  "description": "`facebook`: the app id."
+                },
+                "clientToken": {
+                  "type": "string",
+                  "description": "`facebook`: the public client token."
+                },
+                "clientId": {
+                  "type": "string",
+                  "description": "`oauth`: the public client id."
+                },
+                "deviceURL": {
+                  "type": "string",
+                  "description": "Where the device asks for a user code (POST)."
+                },
+                "tokenURL": {
+                  "type": "string",
+                  "description": "Where the device polls for the token (POST)."
+                },
+                "scope": {
+                  "type": "string",
+                  "description": "The scope to ask for."
                 }
               }
             }

@@ -36,6 +36,25 @@ struct LoginThrottle: Sendable {
         return Admission(pair: subjects[0].key, shared: subjects.dropFirst().map(\.key), trust: trust)
     }
 
+    /// Counts a provider login (Facebook, OAuth) against its address alone: there is no account
+    /// to guess at, and a shared per-provider budget would let one address block everybody.
+    /// Bounds the token checks one address can make the server send to the provider.
+    func admitProviderLogin(provider: String, address: String?, now: Date = Date()) async throws -> Admission {
+        let address = ClientAddress.subject(address)
+        let subjects = [
+            subject("pair:provider:" + provider + " " + address, policy.failuresPerAccount),
+            subject("address:" + address, policy.failuresPerAddress),
+        ]
+        try await count(subjects, now: now.timeIntervalSince1970, refusal: "Too many failed logins.")
+        return Admission(pair: subjects[0].key, shared: [subjects[1].key], trust: "provider:" + provider + " " + address)
+    }
+
+    /// Takes the attempt back without trusting anything: it was not a guess (the provider did not answer).
+    func release(_ admission: Admission, now: Date = Date()) async throws {
+        try await storage.recordSuccess(
+            clear: [], release: [admission.pair] + admission.shared, trust: nil, now: now.timeIntervalSince1970)
+    }
+
     /// After a good login: clears its pair, takes the attempt back, trusts its address.
     func loginSucceeded(_ admission: Admission, now: Date = Date()) async throws {
         try await storage.recordSuccess(

@@ -55,7 +55,8 @@ final class PostgresStorage: ServerStorage {
             // One migrator at a time when several instances start together.
             try await connection.query("SELECT pg_advisory_lock(7345001)", logger: self.logger)
             do {
-                for statement in PostgresSchema.version1 + PostgresSchema.operations + PostgresSchema.changeNotification {
+                for statement in PostgresSchema.version1 + PostgresSchema.operations + [ProviderIdentity.table]
+                    + PostgresSchema.changeNotification {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                 }
             } catch {

@@ -89,6 +89,9 @@ final class SQLiteStorage: ServerStorage {
             try db.execute(sql: ThrottleSQL.trustTable)
             try db.execute(sql: ThrottleSQL.inviteTable)
         }
+        migrator.registerMigration("v4-provider-identity") { db in
+            try db.execute(sql: ProviderIdentity.table)
+        }
         try migrator.migrate(pool)
     }
 

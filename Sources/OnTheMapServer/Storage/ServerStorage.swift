@@ -46,6 +46,14 @@ protocol ServerStorage: Sendable {
     func session(xsrfHash: String, now: Double) async throws -> StoredSession?
     func deleteSession(idHash: String) async throws
 
+    // MARK: Provider identities (Facebook, OAuth device login)
+
+    /// The key of the account linked to `identity`, if any.
+    func accountKey(for identity: ProviderIdentity) async throws -> String?
+    /// Inserts `account` and links `identity` to it, in one transaction.
+    /// - Throws: `StorageError.duplicateIdentity` when the identity is linked already.
+    func insert(_ account: Account, linking identity: ProviderIdentity) async throws
+
     // MARK: Login and sign-up throttle (shared by every instance on the database)
 
     /// Counts one attempt against each subject in order, in one transaction, each with one

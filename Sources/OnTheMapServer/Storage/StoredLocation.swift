@@ -41,7 +41,11 @@ extension LocationChanges {
 /// An account that can log in.
 struct Account: Sendable, Hashable {
     var key: String
+    /// For an account made from a provider profile, `<provider>:<user id>` (not an email, so no
+    /// sign-up can take it).
     var email: String
+    /// Empty for an account made from a provider profile: no password login until
+    /// `user reset-password` sets one.
     var passwordHash: String
     var firstName: String
     var lastName: String
@@ -69,4 +73,6 @@ enum WriteOutcome: Sendable, Equatable {
 /// Why storage refused a write.
 enum StorageError: Error, Equatable {
     case duplicateEmail
+    /// The provider identity is linked already (two first logins of one person at once).
+    case duplicateIdentity
 }

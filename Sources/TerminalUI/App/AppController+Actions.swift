@@ -33,6 +33,9 @@ extension AppController {
         case .submit: submitLoginForm()
         case .pressButton: app.pressPostingButton()
         case .cancel: app.cancelPosting()
+        case .facebookLogin: app.startFacebookLogin()
+        case .openDeviceLoginURL: app.openDeviceLoginURL()
+        case .cancelDeviceLogin: app.cancelDeviceLogin()
         case .nextPlace: app.choosePlace(by: 1)
         case .previousPlace: app.choosePlace(by: -1)
         // Browsing

@@ -29,7 +29,8 @@ extension AppController {
         switch app.phase {
         case .login:
             if app.login.isBusy { return [] }
-            return [.submit, .switchMode].contains(app.login.focus) ? [.loginButton, .login] : [.login]
+            if app.deviceLogin != nil { return [.deviceLogin] }
+            return app.login.focus.isButton ? [.loginButton, .login] : [.login]
         case .posting:
             return isTypingInPosting ? [.posting] : [.postingButton, .posting]
         case .browsing:
@@ -58,6 +59,10 @@ extension AppController {
     /// Enter on the login form: the next field, the mode switch, or sending the form
     /// (`LoginViewModel.enter()` knows the form's fields, the invite code among them).
     func submitLoginForm() {
+        if case .provider(let index) = app.login.focus {
+            app.startDeviceLogin(index)
+            return
+        }
         guard app.login.enter() else { return }
         trace?.mark("login-submitted")
         app.submitLogin()
@@ -86,6 +91,7 @@ extension AppController {
         case .field(let index)?:
             let fields = app.login.fields
             if index < fields.count { app.login.focus = fields[index] }
+            if index < fields.count, case .provider(let provider) = fields[index] { app.startDeviceLogin(provider) }
         case .pane(let index)?:
             if let pane = Pane(rawValue: index) { app.browse.pane = pane }
         case .row(let objectId)?:

@@ -39,6 +39,9 @@ public final class AppController {
         case .login:
             frame = LoginScreen.render(
                 app.login, width: width, height: height, milliseconds: milliseconds, ascii: ascii, keys: keys)
+            if let flow = app.deviceLogin {
+                frame = DeviceLoginScreen.render(flow, over: frame, milliseconds: milliseconds, ascii: ascii, keys: keys)
+            }
         case .browsing, .posting:
             let model = MainModel(
                 rows: app.visibleRows, totalCount: app.store.locations.count, browse: app.browse,

@@ -6,6 +6,8 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     // Forms (login, posting)
     case nextField, previousField, deleteBackward, clearField, submit, toggleSignUp
     case pressButton, cancel, nextPlace, previousPlace
+    // Device login (Facebook, OAuth): start, open the URL, cancel
+    case facebookLogin, openDeviceLoginURL, cancelDeviceLogin
     // Alerts, help, the quit question
     case dismiss, browseOffline, closeHelp, confirmQuit, cancelQuit
     // Browsing

@@ -10,6 +10,8 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
     case posting
     /// The posting form with a button focused.
     case postingButton
+    /// A device login's code on screen (Facebook, OAuth), while it waits for approval.
+    case deviceLogin
     case alert
     case quitQuestion
     case help
@@ -26,6 +28,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .loginButton: "Login form, on a button"
         case .posting: "Posting form"
         case .postingButton: "Posting form, on a button"
+        case .deviceLogin: "Device login (code on screen)"
         case .alert: "Alert"
         case .quitQuestion: "Quit question"
         case .help: "Help overlay"

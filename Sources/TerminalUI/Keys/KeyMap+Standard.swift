@@ -8,6 +8,7 @@ extension KeyMap {
             KeyBinding(.login, .previousField, [.backTab, .up], "next / previous field"),
             KeyBinding(.login, .submit, [.enter], "log in (or press the focused button)", footer: "log in"),
             KeyBinding(.login, .toggleSignUp, [.control("s")], "sign up / back to log in", footer: "sign up"),
+            KeyBinding(.login, .facebookLogin, [.control("f")], "log in with Facebook (when the server offers it)"),
             KeyBinding(.login, .deleteBackward, [.backspace, .delete], "delete a character"),
             KeyBinding(.login, .clearField, [.control("u")], "clear the field"),
             KeyBinding(.login, .quit, [.escape], "quit", footer: "quit"),
@@ -23,6 +24,9 @@ extension KeyMap {
             KeyBinding(.posting, .cancel, [.escape], "cancel (one step back)", footer: "cancel"),
             KeyBinding(.postingButton, .pressButton, [.character(" ")], "press the button"),
             KeyBinding(.postingButton, .quit, [.character("q")], "quit (asks while the post is being sent)"),
+
+            KeyBinding(.deviceLogin, .openDeviceLoginURL, [.character("o")], "open the address in a browser", footer: "open"),
+            KeyBinding(.deviceLogin, .cancelDeviceLogin, [.escape], "cancel the login", footer: "cancel"),
 
             KeyBinding(.alert, .dismiss, [.enter, .escape, .character(" "), .character("q")], "close the alert"),
             KeyBinding(.alert, .browseOffline, [.character("o")], "browse the saved copy (when offered)"),

@@ -3,7 +3,7 @@ import ViewModels
 
 /// The login and sign-up forms: title, fields (an invite code when the server signs up by
 /// invitation; a notice instead of the fields when it takes no sign-ups), [ Log In ], the sign-up
-/// link, the demo hint, the plain-http warning, a spinner while the request is out, and the alert
+/// link, a "Log in with …" button per device-login provider the server offers, the demo hint, the plain-http warning, a spinner while the request is out, and the alert
 /// when it failed.
 @MainActor
 public enum LoginScreen {
@@ -16,7 +16,8 @@ public enum LoginScreen {
         let signUp = model.mode == .signUp
         let closed = signUp && model.signUpPolicy == .closed
         let withInvite = signUp && model.signUpPolicy == .invite
-        let formHeight = closed ? 10 : withInvite ? 18 : signUp ? 16 : 14
+        let providers = signUp ? [] : model.deviceProviders
+        let formHeight = closed ? 10 : withInvite ? 18 : signUp ? 16 : 14 + 2 * providers.count
         let form = buffer.area.centered(width: min(56, width - 2), height: min(formHeight, height))
         buffer.box(form, style: .accent, title: signUp ? "Create an account" : nil, ascii: ascii)
         buffer.putCentered("On the Map", in: form.row(1), style: Style(foreground: .cyan, bold: true))
@@ -54,6 +55,14 @@ public enum LoginScreen {
                 buffer.put(
                     "\(Controls.spinner(milliseconds: milliseconds)) \(verb)…", x: button.maxX + 2, y: y, style: .accent)
             }
+            y += 2
+        }
+        // One "Log in with …" per provider the server offers (none when it offers none).
+        for (index, provider) in providers.enumerated() {
+            let button = Controls.button(
+                &buffer, x: inner.x + 12, y: y, title: "Log in with \(provider.displayName)",
+                focused: model.focus == .provider(index), dimmed: model.isBusy)
+            hotspots.append(Hotspot(rect: button, target: .field(model.fields.firstIndex(of: .provider(index)) ?? 0)))
             y += 2
         }
         let switchText = signUp ? "Have an account? Log In" : "Don't have an account? Sign Up"
