@@ -27,6 +27,8 @@ import Testing
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = dataHome.path
+        // A login's stored session stays in the test's folder, never in the real home's state.
+        environment["XDG_STATE_HOME"] = dataHome.appendingPathComponent("state").path
         environment.removeValue(forKey: "ONTHEMAP_SERVER")
         process.environment = environment
         let out = Pipe()
