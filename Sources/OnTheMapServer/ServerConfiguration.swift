@@ -58,6 +58,9 @@ public struct ServerConfiguration: Sendable {
     public var requestTimeout: Duration
     /// Open connections at most; at the cap the longest-idle one makes room (`ConnectionLimiter`).
     public var maxConnections: Int
+    /// Opens a `postgres://` database; `nil` (the default) refuses one. Set by the executables
+    /// that link `OnTheMapServerPostgres` (`PostgresOpener.live`).
+    package var postgres: PostgresOpener? = nil
 
     public static let defaultQueryTimeout: Duration = .seconds(2)
     /// Half the cores, at least one: expensive queries never take every core from the rest.

@@ -1,5 +1,6 @@
 import APIClient
 import ArgumentParser
+import DemoClass
 import Foundation
 import Geo
 import SafeText
@@ -69,7 +70,7 @@ struct TUICommand: AsyncParsableCommand {
         let model = AppViewModel(
             api: PendingClient(connection: connecting, name: name), geocoder: AppGeocoder.make(),
             opener: LinkOpener(environment: environment), serverName: name,
-            hint: embedded ? "Built-in demo server · log in with demo@onthemap.example / onthemap" : nil,
+            hint: embedded ? "Built-in demo server · log in with \(DemoAccount.email) / \(DemoAccount.password)" : nil,
             cache: LocationCache.forServer(embedded ? "built-in" : name, environment: environment))
         model.login.transportWarning = serverOptions.configuredServer.flatMap(URL.init(string:)).flatMap(
             PlainHTTPWarning.message(for:))

@@ -1,5 +1,5 @@
 import Foundation
-import ServerTestSupport
+import AppTestSupport
 import Testing
 
 @testable import Geo

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OnTheMapServer
+import OnTheMapServerPostgres
 import PostgresNIO
 
 #if canImport(FoundationNetworking)
@@ -39,6 +40,14 @@ public enum TestBackend: String, Sendable, CustomStringConvertible {
             guard let url = components?.string else { throw TestServerError("bad ONTHEMAP_TEST_POSTGRES_URL") }
             return url
         }
+    }
+
+    /// A configuration that opens `database`, a SQLite path or a PostgreSQL URL (the tests link
+    /// PostgreSQL storage; the core alone refuses such a URL).
+    public static func configuration(database: String) -> ServerConfiguration {
+        var configuration = ServerConfiguration(databasePath: database)
+        configuration.postgres = .live
+        return configuration
     }
 
     /// Drops a database `makeDatabase` created.
@@ -91,11 +100,12 @@ public struct TestServer: Sendable {
     ) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onthemap-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             port: 0, databasePath: try await backend.makeDatabase(in: directory), parseApplicationID: parseKeys?.0,
             parseRESTAPIKey: parseKeys?.1, openWrites: openWrites, maxLimit: maxLimit, bcryptCost: 4,
             loginThrottle: loginThrottle, trustProxy: trustProxy, metrics: metrics, logRequests: logRequests,
             listCacheSeconds: listCacheSeconds)
+        configuration.postgres = .live
         var quiet = Logger(label: "test-server")
         quiet.logLevel = .critical
         let server = try await EmbeddedServer.start(configuration: configuration, seedDemo: seedDemo, logger: logger ?? quiet)
