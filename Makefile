@@ -37,6 +37,7 @@ run: build
 ## on a throwaway PostgreSQL cluster), then the end-to-end suite.
 test: deps
 	python3 scripts/openapi/generate.py --check
+	python3 scripts/check-architecture.py
 	$(SWIFT) build --build-tests
 	ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash scripts/with-postgres.sh bash scripts/swift-test.sh $(SWIFT)
 	bash Tests/e2e/run.sh "$(BIN)"
