@@ -29,8 +29,10 @@ endef
 build: deps
 	$(SWIFT) build
 
-## run: the app on the built-in server with a demo class.
-run: build
+## run: the app on the built-in server with a demo class. Builds the onthemap product alone, which
+## links no PostgreSQL, TLS or crypto library (onthemap-server, built by `make build`, does).
+run: deps
+	$(SWIFT) build --product onthemap
 	"$(BIN)/onthemap"
 
 ## test: unit and integration tests (real servers on loopback; the storage suite on SQLite and
