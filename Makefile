@@ -29,14 +29,17 @@ endef
 build: deps
 	$(SWIFT) build
 
-## run: the app on the built-in server with a demo class.
-run: build
+## run: the app on the built-in server with a demo class. Builds the onthemap product alone, which
+## links no PostgreSQL, TLS or crypto library (onthemap-server, built by `make build`, does).
+run: deps
+	$(SWIFT) build --product onthemap
 	"$(BIN)/onthemap"
 
 ## test: unit and integration tests (real servers on loopback; the storage suite on SQLite and
 ## on a throwaway PostgreSQL cluster), then the end-to-end suite.
 test: deps
 	python3 scripts/openapi/generate.py --check
+	python3 scripts/check-architecture.py
 	$(SWIFT) build --build-tests
 	ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash scripts/with-postgres.sh bash scripts/swift-test-passes.sh $(SWIFT)
 	bash Tests/e2e/run.sh "$(BIN)"

@@ -31,6 +31,9 @@ let package = Package(
         /// Cleans network text for terminals and measures it in columns.
         .target(name: "SafeText"),
 
+        /// The demo class's places and account: seeded by the server, read by the map and geocoder tests.
+        .target(name: "DemoClass"),
+
         // MARK: - Client
 
         /// The one API client: URLSession + Codable, both dialects, typed errors.
@@ -52,8 +55,8 @@ let package = Package(
         .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo"]),
 
         .testTarget(
-            name: "WorldMapTests", dependencies: ["WorldMap", "OnTheMapServer", "AppTestSupport"], exclude: ["Snapshots"]),
-        .testTarget(name: "GeoTests", dependencies: ["Geo", "OnTheMapServer", "ServerTestSupport"]),
+            name: "WorldMapTests", dependencies: ["WorldMap", "DemoClass", "AppTestSupport"], exclude: ["Snapshots"]),
+        .testTarget(name: "GeoTests", dependencies: ["Geo", "DemoClass", "AppTestSupport", "StandIn"]),
 
         // MARK: - Server
 
@@ -61,13 +64,12 @@ let package = Package(
         .target(
             name: "OnTheMapServer",
             dependencies: [
-                "OnTheMapModels",
+                "OnTheMapModels", "DemoClass",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, for the progress handler that bounds a query's time.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -81,11 +83,27 @@ let package = Package(
             ]
         ),
 
+        /// PostgreSQL storage (PostgresNIO, with its TLS and crypto stack): linked by `onthemap-server` only,
+        /// so the terminal app's built-in server builds and links SQLite alone.
+        .target(
+            name: "OnTheMapServerPostgres",
+            dependencies: [
+                "OnTheMapServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+
+        /// `StandInServer`, a scripted HTTP server on loopback (Foundation only): recorded geocoder
+        /// answers, a hostile server, the login providers' stand-ins.
+        .target(name: "StandIn", path: "Tests/StandIn"),
+
         /// A real server on loopback and raw HTTP helpers, for the client and server tests.
         .target(
             name: "ServerTestSupport",
             dependencies: [
-                "OnTheMapServer", .product(name: "Logging", package: "swift-log"),
+                "OnTheMapServer", "OnTheMapServerPostgres", "StandIn", .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tests/ServerTestSupport"
@@ -122,7 +140,8 @@ let package = Package(
         .executableTarget(
             name: "onthemap",
             dependencies: [
-                "APIClient", "Geo", "OnTheMapModels", "OnTheMapServer", "QRCode", "SafeText", "TerminalNCurses", "TerminalUI",
+                "APIClient", "DemoClass", "Geo", "OnTheMapModels", "OnTheMapServer", "QRCode", "SafeText", "TerminalNCurses",
+                "TerminalUI",
                 "ViewModels", "WorldMap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -131,7 +150,7 @@ let package = Package(
         .executableTarget(
             name: "onthemap-server",
             dependencies: [
-                "OnTheMapServer",
+                "OnTheMapServer", "OnTheMapServerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -150,12 +169,16 @@ let package = Package(
             dependencies: ["TerminalUI", "ViewModels", "AppTestSupport", "APIClient", "Geo", "OnTheMapModels"],
             exclude: ["Snapshots"]),
         .testTarget(name: "ServerProcessTests", dependencies: ["OnTheMapServer", "ServerTestSupport"]),
-        .testTarget(name: "OnTheMapCLITests", dependencies: ["onthemap", "OnTheMapModels", "ServerTestSupport"]),
-        .testTarget(name: "APIClientTests", dependencies: ["APIClient", "OnTheMapModels", "ServerTestSupport"]),
+        .testTarget(
+            name: "OnTheMapCLITests",
+            dependencies: ["onthemap", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn"]),
+        .testTarget(
+            name: "APIClientTests",
+            dependencies: ["APIClient", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn"]),
         .testTarget(
             name: "OnTheMapServerTests",
             dependencies: [
-                "OnTheMapServer", "ServerTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "OnTheMapServer", "ServerTestSupport", "StandIn", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),

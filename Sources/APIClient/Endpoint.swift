@@ -1,16 +1,20 @@
 import Foundation
+import OnTheMapModels
 
-/// The paths of each dialect, in one place.
+/// The paths of a dialect (`RequestPath`, shared with the server), with path segments escaped.
 struct Endpoint {
     var dialect: APIDialect
 
-    var session: String { dialect == .v1 ? "/v1/session" : "/api/session" }
-    var users: String { dialect == .v1 ? "/v1/users" : "/api/users" }
-    var authProviders: String { dialect == .v1 ? "/v1/auth/providers" : "/api/auth/providers" }
-    var studentLocation: String { dialect == .v1 ? "/v1/StudentLocation" : "/parse/classes/StudentLocation" }
+    private var accounts: RequestPath.Accounts { dialect == .v1 ? .v1 : .api }
+    private var locations: RequestPath.Locations { dialect == .v1 ? .v1 : .parse }
 
-    func user(_ key: String) -> String { users + "/" + QueryString.escape(key) }
-    func studentLocation(_ objectId: String) -> String { studentLocation + "/" + QueryString.escape(objectId) }
+    var session: String { accounts.session }
+    var users: String { accounts.users }
+    var authProviders: String { accounts.authProviders }
+    var studentLocation: String { locations.collection }
+
+    func user(_ key: String) -> String { accounts.user(QueryString.escape(key)) }
+    func studentLocation(_ objectId: String) -> String { locations.object(QueryString.escape(objectId)) }
 }
 
 /// Strict percent-encoding for query values and path segments.

@@ -16,7 +16,7 @@ public enum ServerApplication {
         if configuration.metrics {
             _ = ServerMetrics.registry
             router.add(middleware: MetricsMiddleware())
-            router.get("/metrics") { _, _ in
+            router.get(RouterPath(RequestPath.metrics)) { _, _ in
                 var headers = HTTPFields()
                 headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: ServerMetrics.exposition())))
@@ -30,18 +30,18 @@ public enum ServerApplication {
         let sessionController = SessionController(
             storage: storage, configuration: configuration, sessions: sessions, throttle: throttle,
             providerLogin: ProviderLogin(configuration: configuration, sessions: sessions, throttle: throttle))
-        sessionController.register(on: router, prefix: "/v1", wrapsUser: false)
-        sessionController.register(on: router, prefix: "/api", wrapsUser: true)
+        sessionController.register(on: router, paths: .v1, wrapsUser: false)
+        sessionController.register(on: router, paths: .api, wrapsUser: true)
         let answers = ListAnswerCache(lifetime: .nanoseconds(Int64(configuration.listCacheSeconds * 1e9)))
         if answers.lifetime > .zero { storage.observeLocationChanges { answers.invalidate() } }
         let locations = LocationController(
             storage: storage, configuration: configuration, sessions: sessions, answers: answers,
             expensiveQueries: ExpensiveQueryGate(slots: configuration.expensiveQueries))
-        locations.register(on: router, path: "/v1/StudentLocation", isV1: true)
-        locations.register(on: router, path: "/parse/classes/StudentLocation", isV1: false)
-        locations.register(on: router, path: "/1/classes/StudentLocation", isV1: false)
-        router.get("/openapi.json") { _, _ in JSONResponse.raw(OpenAPIDocument.bytes) }
-        router.get("/healthz") { _, context in
+        locations.register(on: router, paths: .v1, isV1: true)
+        locations.register(on: router, paths: .parse, isV1: false)
+        locations.register(on: router, paths: .parseOne, isV1: false)
+        router.get(RouterPath(RequestPath.openAPI)) { _, _ in JSONResponse.raw(OpenAPIDocument.bytes) }
+        router.get(RouterPath(RequestPath.health)) { _, context in
             do {
                 try await storage.isReachable()
             } catch {
@@ -53,7 +53,8 @@ public enum ServerApplication {
         return router
     }
 
-    /// Opens the configured database — a SQLite file or a PostgreSQL URL — and migrates it.
+    /// Opens the configured database — a SQLite file or a PostgreSQL URL (through
+    /// `configuration.postgres`) — and migrates it.
     static func openStorage(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "onthemap-server.storage"))
         async throws -> any ServerStorage
     {
@@ -61,7 +62,10 @@ public enum ServerApplication {
         switch configuration.database {
         case .sqlite(let path): storage = try SQLiteStorage(path: path, queryTimeout: configuration.queryTimeout)
         case .postgres(let url):
-            storage = try PostgresStorage(url: url, queryTimeout: configuration.queryTimeout, logger: logger)
+            guard let postgres = configuration.postgres else {
+                throw StorageOpenError.postgresNotLinked(configuration.database.description)
+            }
+            storage = try postgres.open(url, configuration.queryTimeout, logger)
         }
         do {
             try await storage.migrate()

@@ -62,6 +62,9 @@ public struct ServerConfiguration: Sendable {
     public var facebook: FacebookSettings? = nil
     /// RFC 8628 device-login providers (`{"oauth":{"provider":NAME,…}}`), by name.
     public var oauthProviders: [OAuthProviderSettings] = []
+    /// Opens a `postgres://` database; `nil` (the default) refuses one. Set by the executables
+    /// that link `OnTheMapServerPostgres` (`PostgresOpener.live`).
+    package var postgres: PostgresOpener? = nil
 
     public static let defaultQueryTimeout: Duration = .seconds(2)
     /// Half the cores, at least one: expensive queries never take every core from the rest.

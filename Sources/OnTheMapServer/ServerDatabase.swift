@@ -1,3 +1,4 @@
+import DemoClass
 import Foundation
 import OnTheMapModels
 
@@ -53,20 +54,20 @@ public struct ServerDatabase: Sendable {
         var added = 0
         let existing = try await storage.locationCount()
         if force || existing == 0 {
-            let rows = DemoClass.locations(now: now)
+            let rows = DemoRows.locations(now: now)
             try await storage.insert(rows)
             added = rows.count
         }
         var created = false
-        if try await storage.account(email: DemoClass.demoEmail) == nil {
+        if try await storage.account(email: DemoAccount.email) == nil {
             _ = try await addUser(
-                email: DemoClass.demoEmail, password: DemoClass.demoPassword, firstName: DemoClass.demoFirstName,
-                lastName: DemoClass.demoLastName)
+                email: DemoAccount.email, password: DemoAccount.password, firstName: DemoAccount.firstName,
+                lastName: DemoAccount.lastName)
             created = true
         }
         return SeedReport(
-            locationsAdded: added, demoAccountCreated: created, demoEmail: DemoClass.demoEmail,
-            demoPassword: DemoClass.demoPassword)
+            locationsAdded: added, demoAccountCreated: created, demoEmail: DemoAccount.email,
+            demoPassword: DemoAccount.password)
     }
 
     /// Adds `count` synthetic rows (for benchmarks).

@@ -24,7 +24,7 @@ extension OnTheMapServerCommand {
             }
 
             func run() async throws {
-                let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+                let db = try await ServerDatabase.open(database.configuration)
                 let (code, id) = try await db.createInvite(uses: uses, expiresAt: expires.flatMap { Self.expiry($0) })
                 await db.close()
                 print(code)
@@ -48,7 +48,7 @@ extension OnTheMapServerCommand {
             @OptionGroup var database: DatabaseOptions
 
             func run() async throws {
-                let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+                let db = try await ServerDatabase.open(database.configuration)
                 let invites = try await db.invites()
                 await db.close()
                 for invite in invites {
@@ -66,7 +66,7 @@ extension OnTheMapServerCommand {
             @OptionGroup var database: DatabaseOptions
 
             func run() async throws {
-                let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+                let db = try await ServerDatabase.open(database.configuration)
                 let deleted = try await db.revokeInvite(invite)
                 await db.close()
                 guard deleted > 0 else { throw ValidationError("No such invite.") }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import OnTheMapServer
+import OnTheMapServerPostgres
 
 /// `onthemap-server`: the wire-compatible On the Map server and its administration.
 @main
@@ -21,6 +22,13 @@ struct DatabaseOptions: ParsableArguments {
             valueName: "path-or-url"))
     var database: String = ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         ?? ServerConfiguration.defaultDatabasePath()
+
+    /// An administration command's configuration: this database, a SQLite file or a PostgreSQL URL.
+    var configuration: ServerConfiguration {
+        var configuration = ServerConfiguration(databasePath: database)
+        configuration.postgres = .live
+        return configuration
+    }
 }
 
 extension OnTheMapServerCommand {
@@ -112,6 +120,7 @@ extension OnTheMapServerCommand {
                 maxConnections: maxConnections)
             access.apply(to: &configuration)
             (configuration.facebook, configuration.oauthProviders) = try providers.resolve()
+            configuration.postgres = .live
             AccessOptions.warnAboutProxy(configuration, logger: logger)
             let serverLogger = logger
             let built = try await ServerApplication.build(configuration: configuration, logger: logger) { [configuration] port in
@@ -136,7 +145,7 @@ extension OnTheMapServerCommand {
             @OptionGroup var database: DatabaseOptions
 
             func run() async throws {
-                let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+                let db = try await ServerDatabase.open(database.configuration)
                 do {
                     print(try await db.addUser(email: email, password: password, firstName: firstName, lastName: lastName))
                 } catch let error as ServerDatabase.AccountError {
@@ -163,7 +172,7 @@ extension OnTheMapServerCommand {
         }
 
         func run() async throws {
-            let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+            let db = try await ServerDatabase.open(database.configuration)
             if let synthetic {
                 try await db.seedSynthetic(count: synthetic)
                 print("Added \(synthetic) synthetic locations; the database holds \(try await db.locationCount()).")

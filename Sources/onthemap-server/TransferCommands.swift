@@ -14,7 +14,7 @@ extension OnTheMapServerCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+            let db = try await ServerDatabase.open(database.configuration)
             let handle: FileHandle
             if let output {
                 guard FileManager.default.createFile(atPath: output, contents: nil) else {
@@ -55,7 +55,7 @@ extension OnTheMapServerCommand {
                 data = contents
             }
             let chosen = format ?? (file.lowercased().hasSuffix(".csv") ? .csv : .json)
-            let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+            let db = try await ServerDatabase.open(database.configuration)
             do {
                 let report = try await db.importLocations(data, format: chosen)
                 print(

@@ -9,7 +9,7 @@ extension OnTheMapServerCommand.User {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+            let db = try await ServerDatabase.open(database.configuration)
             let users = try await db.users()
             for user in users {
                 print([user.key, user.email, "\(user.firstName) \(user.lastName)", user.createdAt].joined(separator: "\t"))
@@ -35,7 +35,7 @@ extension OnTheMapServerCommand.User {
             guard let newPassword = password ?? readLine(strippingNewline: true) else {
                 throw ValidationError("No password on standard input.")
             }
-            let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+            let db = try await ServerDatabase.open(database.configuration)
             do {
                 let key = try await db.resetPassword(keyOrEmail: account, password: newPassword)
                 print("Password of \(key) changed; its sessions ended.")
@@ -53,7 +53,7 @@ extension OnTheMapServerCommand.User {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let db = try await ServerDatabase.open(ServerConfiguration(databasePath: database.database))
+            let db = try await ServerDatabase.open(database.configuration)
             do {
                 let (key, deleted) = try await db.deleteUser(keyOrEmail: account, withLocations: withLocations)
                 print("Deleted account \(key)" + (withLocations ? " and \(deleted) location\(deleted == 1 ? "" : "s")." : "."))

@@ -1,5 +1,6 @@
 import APIClient
 import ArgumentParser
+import DemoClass
 import Foundation
 import Geo
 import SafeText
@@ -75,7 +76,7 @@ struct TUICommand: AsyncParsableCommand {
         let model = AppViewModel(
             api: PendingClient(connection: connecting, name: name), geocoder: AppGeocoder.make(),
             opener: LinkOpener(environment: environment), serverName: name,
-            hint: embedded ? "Built-in demo server · log in with demo@onthemap.example / onthemap" : nil,
+            hint: embedded ? "Built-in demo server · log in with \(DemoAccount.email) / \(DemoAccount.password)" : nil,
             cache: LocationCache.forServer(embedded ? "built-in" : name, environment: environment))
         // The "Log in with …" buttons: what the server offers (none from servers without discovery).
         model.login.discoverProviders()

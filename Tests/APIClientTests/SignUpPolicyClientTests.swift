@@ -1,4 +1,6 @@
+import AppTestSupport
 import Foundation
+import StandIn
 import OnTheMapModels
 import ServerTestSupport
 import Testing

@@ -1,13 +1,13 @@
+import DemoClass
 import Foundation
 import Testing
 
 @testable import Geo
-@testable import OnTheMapServer
 
 /// Every place string of the server's demo class geocodes offline to within 25 km of the
 /// coordinate stored with it.
 @Suite struct DemoPlacesTests {
-    /// The server's demo places, straight from its seed.
+    /// The demo class's places, as the server seeds them (the DemoClass target).
     static func demoPlaces() -> [(String, Double, Double)] { DemoPlaces.all }
 
     @Test func everyDemoPlaceResolvesNearby() throws {

@@ -1,5 +1,6 @@
 import Foundation
-import ServerTestSupport
+import StandIn
+import AppTestSupport
 import Testing
 
 @testable import Geo

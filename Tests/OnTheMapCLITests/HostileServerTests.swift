@@ -1,4 +1,6 @@
+import AppTestSupport
 import Foundation
+import StandIn
 import ServerTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import StandIn
 import OnTheMapServer
 import ServerTestSupport
 import Testing

@@ -25,7 +25,7 @@ extension AbuseTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try await backend.makeDatabase(in: directory)
         defer { Task { await backend.dropDatabase(database) } }
-        let seeding = try await ServerDatabase.open(ServerConfiguration(databasePath: database))
+        let seeding = try await ServerDatabase.open(TestBackend.configuration(database: database))
         try await seeding.seedSynthetic(count: 300)
         await seeding.close()
 

@@ -1,4 +1,5 @@
 import Foundation
+import StandIn
 import OnTheMapServer
 
 /// Facebook's Graph API and an RFC 8628 provider on one loopback `StandInServer`, scripted:

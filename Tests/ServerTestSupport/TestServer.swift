@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OnTheMapServer
+import OnTheMapServerPostgres
 import PostgresNIO
 
 #if canImport(FoundationNetworking)
@@ -39,6 +40,14 @@ public enum TestBackend: String, Sendable, CustomStringConvertible {
             guard let url = components?.string else { throw TestServerError("bad ONTHEMAP_TEST_POSTGRES_URL") }
             return url
         }
+    }
+
+    /// A configuration that opens `database`, a SQLite path or a PostgreSQL URL (the tests link
+    /// PostgreSQL storage; the core alone refuses such a URL).
+    public static func configuration(database: String) -> ServerConfiguration {
+        var configuration = ServerConfiguration(databasePath: database)
+        configuration.postgres = .live
+        return configuration
     }
 
     /// Drops a database `makeDatabase` created.
@@ -97,6 +106,7 @@ public struct TestServer: Sendable {
             parseRESTAPIKey: parseKeys?.1, openWrites: openWrites, maxLimit: maxLimit, bcryptCost: 4,
             loginThrottle: loginThrottle, trustProxy: trustProxy, metrics: metrics, logRequests: logRequests,
             listCacheSeconds: listCacheSeconds)
+        configuration.postgres = .live
         configure(&configuration)
         var quiet = Logger(label: "test-server")
         quiet.logLevel = .critical

@@ -1,13 +1,13 @@
+import DemoClass
 import Foundation
 import Testing
 
-@testable import OnTheMapServer
 @testable import WorldMap
 
 /// The demo class's places land on or next to land, at world
 /// zoom and zoomed on each place: the land data and the projection agree.
 @Suite struct DemoPinsTests {
-    /// The server's demo places, straight from its seed.
+    /// The demo class's places, as the server seeds them (the DemoClass target).
     static func demoPlaces() -> [(String, Double, Double)] { DemoPlaces.all }
 
     /// Whether the cell or one of its eight neighbours has land in it.

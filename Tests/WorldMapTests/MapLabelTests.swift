@@ -1,6 +1,6 @@
+import DemoClass
 import Testing
 
-@testable import OnTheMapServer
 @testable import WorldMap
 
 /// Names, borders and the orientation helpers.

@@ -384,6 +384,9 @@ def session_paths(prefix, wrapped):
 
 
 def document():
+    # The paths are RequestPath's (Sources/OnTheMapModels/RequestPath.swift), from which the API
+    # client and the router build theirs; RouteContractTests (OnTheMapServerTests) fails unless the
+    # router serves exactly the paths and methods written here.
     paths = {}
     paths.update(session_paths("/v1", wrapped=False))
     paths.update(session_paths("/api", wrapped=True))

@@ -13,10 +13,10 @@ struct LocationController: Sendable {
     /// Slots for the queries no index serves (a refused or over-budget answer is never cached).
     let expensiveQueries: ExpensiveQueryGate
 
-    /// Registers the routes under `path` (`/v1/StudentLocation`, `/parse/classes/StudentLocation`, …).
-    func register(on router: Router<AppRequestContext>, path: String, isV1: Bool) {
-        router.get(RouterPath(path)) { request, _ in try await list(request, isV1: isV1) }
-        router.get(RouterPath(path + "/:objectId")) { request, context in
+    /// Registers the routes of one collection (`.v1`, `.parse`, `.parseOne`).
+    func register(on router: Router<AppRequestContext>, paths: RequestPath.Locations, isV1: Bool) {
+        router.get(RouterPath(paths.collection)) { request, _ in try await list(request, isV1: isV1) }
+        router.get(RouterPath(paths.object(":objectId"))) { request, context in
             try checkParseKeys(request)
             let id = try context.parameters.require("objectId")
             guard let row = try await storage.location(objectId: id) else { throw APIFailure.objectNotFound() }
@@ -24,11 +24,11 @@ struct LocationController: Sendable {
             json.write(row, keys: nil)
             return JSONResponse.raw(json.bytes)
         }
-        router.post(RouterPath(path)) { request, _ in try await create(request, path: path) }
-        router.put(RouterPath(path + "/:objectId")) { request, context in
+        router.post(RouterPath(paths.collection)) { request, _ in try await create(request, paths: paths) }
+        router.put(RouterPath(paths.object(":objectId"))) { request, context in
             try await update(request, objectId: try context.parameters.require("objectId"))
         }
-        router.delete(RouterPath(path + "/:objectId")) { request, context in
+        router.delete(RouterPath(paths.object(":objectId"))) { request, context in
             try await delete(request, objectId: try context.parameters.require("objectId"))
         }
     }
@@ -51,7 +51,7 @@ struct LocationController: Sendable {
         return JSONResponse.body(body)
     }
 
-    private func create(_ request: Request, path: String) async throws -> Response {
+    private func create(_ request: Request, paths: RequestPath.Locations) async throws -> Response {
         try checkParseKeys(request)
         var request = request
         let owner = try await writer(request)
@@ -68,7 +68,7 @@ struct LocationController: Sendable {
         defer { answers.invalidate() }
         try await storage.insert(row)
         var headers = HTTPFields()
-        headers[.location] = Self.absoluteLocation(of: request, path: path + "/" + row.objectId)
+        headers[.location] = Self.absoluteLocation(of: request, path: paths.object(row.objectId))
         return JSONResponse.make(status: .created, CreatedLocation(createdAt: now, objectId: row.objectId), headers: headers)
     }
 

@@ -14,19 +14,19 @@ struct SessionController: Sendable {
         SignUpController(configuration: configuration, sessions: sessions, throttle: throttle, respond: { try await sessionResponse(for: $0, status: $1) })
     }
 
-    /// Registers the routes under `prefix` (`/v1` flat users, `/api` wrapped users).
-    func register(on router: Router<AppRequestContext>, prefix: String, wrapsUser: Bool) {
-        router.post(RouterPath(prefix + "/session")) { request, context in
+    /// Registers the routes under `paths` (`.v1` flat users, `.api` wrapped users).
+    func register(on router: Router<AppRequestContext>, paths: RequestPath.Accounts, wrapsUser: Bool) {
+        router.post(RouterPath(paths.session)) { request, context in
             try await logIn(request, address: context.clientAddress(request, trustProxy: configuration.trustProxy))
         }
-        router.delete(RouterPath(prefix + "/session")) { request, _ in try await logOut(request) }
-        router.post(RouterPath(prefix + "/users")) { request, context in
+        router.delete(RouterPath(paths.session)) { request, _ in try await logOut(request) }
+        router.post(RouterPath(paths.users)) { request, context in
             try await signUps.signUp(request, address: context.clientAddress(request, trustProxy: configuration.trustProxy))
         }
-        router.get(RouterPath(prefix + "/auth/providers")) { _, _ in
+        router.get(RouterPath(paths.authProviders)) { _, _ in
             JSONResponse.make(AuthProviders.offered(by: configuration), prefixed: true)
         }
-        router.get(RouterPath(prefix + "/users/:key")) { request, context in
+        router.get(RouterPath(paths.user(":key"))) { request, context in
             try await user(request, key: try context.parameters.require("key"), wrapped: wrapsUser)
         }
     }

@@ -1,17 +1,17 @@
 /// A parsed `GET StudentLocation` request: what to match, how to sort, which page, which fields.
-struct ListQuery: Sendable, Hashable {
-    struct SortKey: Sendable, Hashable {
-        var field: LocationField
-        var descending: Bool
+package struct ListQuery: Sendable, Hashable {
+    package struct SortKey: Sendable, Hashable {
+        package var field: LocationField
+        package var descending: Bool
     }
 
-    var predicate: Predicate = .always
-    var order: [SortKey] = []
-    var limit: Int = 100
-    var skip: Int = 0
-    var includeCount = false
+    package var predicate: Predicate = .always
+    package var order: [SortKey] = []
+    package var limit: Int = 100
+    package var skip: Int = 0
+    package var includeCount = false
     /// `nil`: every field. objectId, createdAt and updatedAt are always sent.
-    var keys: Set<LocationField>? = nil
+    package var keys: Set<LocationField>? = nil
 
     /// Reads Parse's query parameters (`limit skip order count keys where`, and v1's
     /// `uniqueKey`), refusing anything else with 102 as Parse Server does.

@@ -1,10 +1,10 @@
 /// The fields of the StudentLocation class and their columns.
-enum LocationField: String, CaseIterable, Sendable {
+package enum LocationField: String, CaseIterable, Sendable {
     case objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt
 
     enum Kind { case text, number, date }
 
-    var column: String {
+    package var column: String {
         switch self {
         case .objectId: return "object_id"
         case .uniqueKey: return "unique_key"
@@ -32,7 +32,7 @@ enum LocationField: String, CaseIterable, Sendable {
 }
 
 /// A value bound into SQL: never interpolated.
-enum SQLValue: Sendable, Hashable {
+package enum SQLValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)

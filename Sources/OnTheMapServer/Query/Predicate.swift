@@ -1,5 +1,5 @@
 /// A parsed Parse `where` clause, ready to be compiled to parameterised SQL.
-indirect enum Predicate: Sendable, Hashable {
+package indirect enum Predicate: Sendable, Hashable {
     case always
     case never
     case and([Predicate])
@@ -10,7 +10,7 @@ indirect enum Predicate: Sendable, Hashable {
     case inList(LocationField, [SQLValue])
     case regex(LocationField, pattern: String, options: String)
 
-    enum Comparison: String, Sendable {
+    package enum Comparison: String, Sendable {
         case equal = "="
         case notEqual = "<>"
         case less = "<"

@@ -1,8 +1,8 @@
 /// Compiles a `ListQuery` to parameterised SQL. Values are always bound, never interpolated;
 /// column names come from `LocationField`, never from the request.
-struct SQLCompiler {
+package struct SQLCompiler {
     /// The databases this compiles for: they differ in placeholders and regular expressions.
-    enum Dialect {
+    package enum Dialect {
         /// `?` placeholders; `$regex` through the `onthemap_regexp` function SQLiteStorage registers.
         case sqlite
         /// `$n` placeholders; `$regex` through the `~` operator with embedded options.
@@ -10,9 +10,9 @@ struct SQLCompiler {
     }
 
     var dialect: Dialect = .sqlite
-    private(set) var binds: [SQLValue] = []
+    package private(set) var binds: [SQLValue] = []
 
-    init(dialect: Dialect = .sqlite) { self.dialect = dialect }
+    package init(dialect: Dialect = .sqlite) { self.dialect = dialect }
 
     mutating func bind(_ value: SQLValue) -> String {
         binds.append(value)
@@ -22,7 +22,7 @@ struct SQLCompiler {
         }
     }
 
-    mutating func condition(_ predicate: Predicate) -> String {
+    package mutating func condition(_ predicate: Predicate) -> String {
         switch predicate {
         case .always: return "1 = 1"
         case .never: return "1 = 0"
@@ -57,7 +57,7 @@ struct SQLCompiler {
 
     /// `ORDER BY` with objectId as the last key, so pages are stable and `-updatedAt` is served
     /// by the `(updated_at, object_id)` index.
-    static func orderBy(_ keys: [ListQuery.SortKey]) -> String {
+    package static func orderBy(_ keys: [ListQuery.SortKey]) -> String {
         var keys = keys
         if !keys.contains(where: { $0.field == .objectId }) {
             keys.append(.init(field: .objectId, descending: keys.first?.descending ?? false))

@@ -1,17 +1,29 @@
 /// One thing attempts are counted against, with its own limit: `pair:<email> <address>`,
 /// `address:<address>`, `account:<email>` (logins) or `signup:<address>`.
-struct ThrottleSubject: Sendable, Hashable {
-    var key: String
+package struct ThrottleSubject: Sendable, Hashable {
+    package var key: String
     /// Attempts let through per window; the next one blocks the subject.
-    var limit: Int
+    package var limit: Int
     /// Seconds attempts are counted over, from the first.
-    var window: Double
+    package var window: Double
     /// Seconds a subject stays blocked once over its limit.
-    var block: Double
+    package var block: Double
+
+    package init(key: String, limit: Int, window: Double, block: Double) {
+        self.key = key
+        self.limit = limit
+        self.window = window
+        self.block = block
+    }
 }
 
 /// A subject found over its limit, and until when (seconds since 1970) it is blocked.
-struct ThrottleBlock: Sendable, Hashable {
-    var subject: String
-    var until: Double
+package struct ThrottleBlock: Sendable, Hashable {
+    package var subject: String
+    package var until: Double
+
+    package init(subject: String, until: Double) {
+        self.subject = subject
+        self.until = until
+    }
 }

@@ -1,7 +1,7 @@
 /// Everything the server keeps. `SQLiteStorage` is the default; a PostgreSQL implementation
 /// can stand beside it. Implementations hold no per-process state that matters across
 /// instances: sessions live in the database.
-protocol ServerStorage: Sendable {
+package protocol ServerStorage: Sendable {
     /// Creates or upgrades the schema.
     func migrate() async throws
     /// Releases connections; the storage is not used afterwards.

@@ -1,9 +1,16 @@
 /// A sign-up invite as stored: the SHA-256 of its code, never the code.
-struct StoredInvite: Sendable, Hashable {
-    var codeHash: String
+package struct StoredInvite: Sendable, Hashable {
+    package var codeHash: String
     /// Sign-ups it still allows.
-    var usesLeft: Int
+    package var usesLeft: Int
     /// Seconds since 1970 after which it no longer works; `nil`: never expires.
-    var expiresAt: Double?
-    var createdAt: Double
+    package var expiresAt: Double?
+    package var createdAt: Double
+
+    package init(codeHash: String, usesLeft: Int, expiresAt: Double? = nil, createdAt: Double) {
+        self.codeHash = codeHash
+        self.usesLeft = usesLeft
+        self.expiresAt = expiresAt
+        self.createdAt = createdAt
+    }
 }

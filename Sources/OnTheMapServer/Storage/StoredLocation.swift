@@ -1,33 +1,50 @@
 /// A StudentLocation row as stored. Client fields are optional: old dumps had missing ones, and
 /// a row with broken coordinates may be held (it is served as it is; clients skip it).
-struct StoredLocation: Sendable, Hashable {
-    var objectId: String
-    var uniqueKey: String?
-    var firstName: String?
-    var lastName: String?
-    var mapString: String?
-    var mediaURL: String?
-    var latitude: Double?
-    var longitude: Double?
+package struct StoredLocation: Sendable, Hashable {
+    package var objectId: String
+    package var uniqueKey: String?
+    package var firstName: String?
+    package var lastName: String?
+    package var mapString: String?
+    package var mediaURL: String?
+    package var latitude: Double?
+    package var longitude: Double?
     /// ISO-8601 with milliseconds; in this fixed format text order is time order.
-    var createdAt: String
-    var updatedAt: String
+    package var createdAt: String
+    package var updatedAt: String
+
+    package init(
+        objectId: String, uniqueKey: String? = nil, firstName: String? = nil, lastName: String? = nil,
+        mapString: String? = nil, mediaURL: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
+        createdAt: String, updatedAt: String
+    ) {
+        self.objectId = objectId
+        self.uniqueKey = uniqueKey
+        self.firstName = firstName
+        self.lastName = lastName
+        self.mapString = mapString
+        self.mediaURL = mediaURL
+        self.latitude = latitude
+        self.longitude = longitude
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
 }
 
 /// A change to the client fields of a row: only the fields present are written.
-struct LocationChanges: Sendable, Hashable {
-    var uniqueKey: String?
-    var firstName: String?
-    var lastName: String?
-    var mapString: String?
-    var mediaURL: String?
-    var latitude: Double?
-    var longitude: Double?
+package struct LocationChanges: Sendable, Hashable {
+    package var uniqueKey: String?
+    package var firstName: String?
+    package var lastName: String?
+    package var mapString: String?
+    package var mediaURL: String?
+    package var latitude: Double?
+    package var longitude: Double?
 }
 
 extension LocationChanges {
     /// The fields this change sets, in column order, as values to bind: what an UPDATE assigns.
-    var assignments: [(LocationField, SQLValue)] {
+    package var assignments: [(LocationField, SQLValue)] {
         let texts: [(LocationField, String?)] = [
             (.uniqueKey, uniqueKey), (.firstName, firstName), (.lastName, lastName), (.mapString, mapString),
             (.mediaURL, mediaURL),
@@ -39,39 +56,58 @@ extension LocationChanges {
 }
 
 /// An account that can log in.
-struct Account: Sendable, Hashable {
-    var key: String
+package struct Account: Sendable, Hashable {
+    package var key: String
     /// For an account made from a provider profile, `<provider>:<user id>` (not an email, so no
     /// sign-up can take it).
-    var email: String
+    package var email: String
     /// Empty for an account made from a provider profile: no password login until
     /// `user reset-password` sets one.
-    var passwordHash: String
-    var firstName: String
-    var lastName: String
-    var createdAt: String
+    package var passwordHash: String
+    package var firstName: String
+    package var lastName: String
+    package var createdAt: String
+
+    package init(
+        key: String, email: String, passwordHash: String, firstName: String, lastName: String, createdAt: String
+    ) {
+        self.key = key
+        self.email = email
+        self.passwordHash = passwordHash
+        self.firstName = firstName
+        self.lastName = lastName
+        self.createdAt = createdAt
+    }
 }
 
 /// A session as stored: hashes and the sealed id only (`SessionSeal`), never the tokens.
-struct StoredSession: Sendable, Hashable {
-    var idHash: String
-    var accountKey: String
-    var xsrfHash: String
+package struct StoredSession: Sendable, Hashable {
+    package var idHash: String
+    package var accountKey: String
+    package var xsrfHash: String
     /// The id masked by the XSRF token (`SessionSeal.seal`).
-    var sealedId: String
+    package var sealedId: String
     /// Seconds since 1970.
-    var expiresAt: Double
+    package var expiresAt: Double
+
+    package init(idHash: String, accountKey: String, xsrfHash: String, sealedId: String, expiresAt: Double) {
+        self.idHash = idHash
+        self.accountKey = accountKey
+        self.xsrfHash = xsrfHash
+        self.sealedId = sealedId
+        self.expiresAt = expiresAt
+    }
 }
 
 /// Outcome of a write that may be refused for ownership.
-enum WriteOutcome: Sendable, Equatable {
+package enum WriteOutcome: Sendable, Equatable {
     case done
     case notFound
     case notOwner
 }
 
 /// Why storage refused a write.
-enum StorageError: Error, Equatable {
+package enum StorageError: Error, Equatable {
     case duplicateEmail
     /// The provider identity is linked already (two first logins of one person at once).
     case duplicateIdentity

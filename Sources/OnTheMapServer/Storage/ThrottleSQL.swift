@@ -1,9 +1,9 @@
 /// The statements of the attempt throttle, written once for SQLite and PostgreSQL (both have
 /// `INSERT … ON CONFLICT … DO UPDATE … RETURNING`); `p(n)` spells the n-th parameter.
-enum ThrottleSQL {
+package enum ThrottleSQL {
     /// One attempt against a subject, atomically; returns the new count and block.
     /// Parameters: 1 subject, 2 now, 3 limit, 4 window, 5 block.
-    static func countAttempt(_ p: (Int) -> String) -> String {
+    package static func countAttempt(_ p: (Int) -> String) -> String {
         // The count restarts when the block is over, or the window is and no block runs.
         let restart = """
             (NOT COALESCE(f.blocked_until > \(p(2)), false)
@@ -26,15 +26,15 @@ enum ThrottleSQL {
 
     /// Seconds after which a subject's row may be deleted once its block is over: longer than
     /// any window (the sign-up window is an hour by default).
-    static let staleAfter: Double = 86_400
+    package static let staleAfter: Double = 86_400
 
     /// Rows whose window and block are both over. Parameters: 1 now, 2 `staleAfter`.
-    static func deleteStale(_ p: (Int) -> String) -> String {
+    package static func deleteStale(_ p: (Int) -> String) -> String {
         "DELETE FROM login_failure WHERE window_start < \(p(1)) - \(p(2)) AND COALESCE(blocked_until, 0) < \(p(1))"
     }
 
     /// The table of addresses trusted per account (a good login from them).
-    static let trustTable = """
+    package static let trustTable = """
         CREATE TABLE IF NOT EXISTS login_trust (
             subject TEXT PRIMARY KEY NOT NULL,
             last_success DOUBLE PRECISION NOT NULL
@@ -42,7 +42,7 @@ enum ThrottleSQL {
         """
 
     /// Invites: the code's SHA-256, uses left, expiry.
-    static let inviteTable = """
+    package static let inviteTable = """
         CREATE TABLE IF NOT EXISTS invite (
             code_hash TEXT PRIMARY KEY NOT NULL,
             uses_left INTEGER NOT NULL,

@@ -9,7 +9,7 @@ extension APIFailure {
 
     /// 400 `{"code":124,"error":"query too expensive"}`: over a `where` cap (`WhereLimits`) or
     /// over the query's time budget (`serve --query-timeout`). Sending it again will not help.
-    static func queryTooExpensive() -> APIFailure {
+    package static func queryTooExpensive() -> APIFailure {
         parse(.badRequest, queryTooExpensiveCode, "query too expensive")
     }
 

@@ -7,19 +7,19 @@ import OnTheMapModels
 ///
 /// Two families: Parse-style (`{"code":N,"error":"…"}`, StudentLocation routes) and
 /// Udacity-style (`{"status":N,"error":"…"}` behind the `)]}'` prefix, session and users routes).
-struct APIFailure: HTTPResponseError {
+package struct APIFailure: HTTPResponseError {
     enum Body: Sendable {
         case parse(code: Int, message: String)
         case udacity(parameter: String?, message: String)
         case plain([String: String])
     }
 
-    let status: HTTPResponse.Status
+    package let status: HTTPResponse.Status
     let body: Body
     /// Extra response headers (`Retry-After`).
     var headers: HTTPFields = [:]
 
-    func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         switch body {
         case .parse(let code, let message):
             return JSONResponse.make(status: status, ParseErrorBody(code: code, error: message), headers: headers)
@@ -35,7 +35,7 @@ struct APIFailure: HTTPResponseError {
     // MARK: Parse codes (Parse Server's error codes)
 
     static func objectNotFound() -> APIFailure { parse(.notFound, 101, "Object not found.") }
-    static func invalidQuery(_ message: String) -> APIFailure { parse(.badRequest, 102, message) }
+    package static func invalidQuery(_ message: String) -> APIFailure { parse(.badRequest, 102, message) }
     static func invalidKeyName(_ message: String) -> APIFailure { parse(.badRequest, 105, message) }
     static func invalidJSON(_ message: String = "invalid JSON") -> APIFailure { parse(.badRequest, 107, message) }
     static func incorrectType(_ message: String) -> APIFailure { parse(.badRequest, 111, message) }

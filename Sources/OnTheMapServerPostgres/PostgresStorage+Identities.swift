@@ -1,9 +1,10 @@
 import Foundation
+import OnTheMapServer
 import PostgresNIO
 
 /// Provider identities on PostgreSQL.
 extension PostgresStorage {
-    func accountKey(for identity: ProviderIdentity) async throws -> String? {
+    package func accountKey(for identity: ProviderIdentity) async throws -> String? {
         let rows = try await client.query(
             "SELECT account_key FROM provider_identity WHERE provider = \(identity.provider) AND subject = \(identity.subject)",
             logger: logger)
@@ -11,7 +12,7 @@ extension PostgresStorage {
         return nil
     }
 
-    func insert(_ account: Account, linking identity: ProviderIdentity) async throws {
+    package func insert(_ account: Account, linking identity: ProviderIdentity) async throws {
         let logger = self.logger
         do {
             try await client.withTransaction(logger: logger) { connection in

@@ -1,6 +1,7 @@
 /// Real places on every continent for the demo class: (place string, latitude, longitude).
-enum DemoPlaces {
-    static let all: [(String, Double, Double)] = [
+public enum DemoPlaces {
+    /// About 120 places, by continent.
+    public static let all: [(String, Double, Double)] = [
         // North America
         ("Mountain View, CA", 37.386052, -122.083851), ("Cupertino, CA", 37.322998, -122.032182),
         ("Las Vegas, NV", 36.169202, -115.140597), ("San Francisco, CA", 37.774929, -122.419416),

@@ -1,17 +1,12 @@
+import DemoClass
 import Foundation
 import OnTheMapModels
 
-/// The demo class: 160 students at real places on every continent, and the mess that real dumps
+/// The demo class's rows: 160 students at the `DemoPlaces` on every continent, and the mess that real dumps
 /// held (links without a scheme or not links at all, a "John Doe" sample row, several rows per
 /// key, two rows with unusable coordinates). Deterministic for a given `now`, so tests can rely
 /// on it.
-enum DemoClass {
-    /// The account the login screen's hint offers on the embedded default.
-    static let demoEmail = "demo@onthemap.example"
-    static let demoPassword = "onthemap"
-    static let demoFirstName = "Demo"
-    static let demoLastName = "Student"
-
+enum DemoRows {
     static let firstNames = [
         "Ada", "Alan", "Grace", "Linus", "Margaret", "Tim", "Barbara", "Dennis", "Frances", "Ken", "Radia", "Guido",
         "Hedy", "Yukihiro", "Sophie", "John", "Karen", "Donald", "Shafi", "Leslie", "Anita", "Vint", "Mary", "Edsger",

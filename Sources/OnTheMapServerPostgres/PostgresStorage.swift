@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import OnTheMapServer
 import PostgresNIO
 
 /// Storage on PostgreSQL, for a class that outgrows one machine: several stateless server
@@ -161,71 +162,6 @@ final class PostgresStorage: ServerStorage {
         return nil
     }
 
-    func insert(_ location: StoredLocation) async throws {
-        try await insert([location])
-    }
-
-    func insert(_ locations: [StoredLocation]) async throws {
-        guard !locations.isEmpty else { return }
-        try await client.withTransaction(logger: logger) { connection in
-            for location in locations {
-                var bindings = PostgresBindings()
-                bindings.append(location.objectId)
-                bindings.append(location.uniqueKey)
-                bindings.append(location.firstName)
-                bindings.append(location.lastName)
-                bindings.append(location.mapString)
-                bindings.append(location.mediaURL)
-                bindings.append(location.latitude)
-                bindings.append(location.longitude)
-                bindings.append(location.createdAt)
-                bindings.append(location.updatedAt)
-                try await connection.query(
-                    PostgresQuery(
-                        unsafeSQL: "INSERT INTO student_location (\(Self.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                        binds: bindings), logger: self.logger)
-            }
-        }
-    }
-
-    func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome {
-        try await client.withTransaction(logger: logger) { connection in
-            if let refusal = try await self.refusal(objectId: objectId, owner: owner, on: connection) { return refusal }
-            let changed = changes.assignments
-            var assignments = ["updated_at = $1"]
-            for (index, (field, _)) in changed.enumerated() { assignments.append("\(field.column) = $\(index + 2)") }
-            let bindings = try Self.bindings([.text(updatedAt)] + changed.map(\.1) + [.text(objectId)])
-            try await connection.query(
-                PostgresQuery(
-                    unsafeSQL: "UPDATE student_location SET \(assignments.joined(separator: ", ")) WHERE object_id = $\(changed.count + 2)",
-                    binds: bindings), logger: self.logger)
-            return .done
-        }
-    }
-
-    func delete(objectId: String, owner: String?) async throws -> WriteOutcome {
-        try await client.withTransaction(logger: logger) { connection in
-            if let refusal = try await self.refusal(objectId: objectId, owner: owner, on: connection) { return refusal }
-            try await connection.query("DELETE FROM student_location WHERE object_id = \(objectId)", logger: self.logger)
-            return .done
-        }
-    }
-
-    /// Locks the row and says why it may not be written (`.notFound`, `.notOwner`), or `nil`.
-    private func refusal(objectId: String, owner: String?, on connection: PostgresConnection) async throws -> WriteOutcome? {
-        let rows = try await connection.query(
-            "SELECT unique_key FROM student_location WHERE object_id = \(objectId) FOR UPDATE", logger: logger)
-        var found = false
-        var currentKey: String?
-        for try await (key) in rows.decode(String?.self) {
-            found = true
-            currentKey = key
-        }
-        guard found else { return .notFound }
-        if let owner, currentKey != owner { return .notOwner }
-        return nil
-    }
-
     func locationCount() async throws -> Int {
         for try await (count) in try await client.query("SELECT COUNT(*) FROM student_location", logger: logger).decode(Int.self) {
             return count
@@ -259,77 +195,9 @@ final class PostgresStorage: ServerStorage {
         try await client.query("ANALYZE student_location", logger: logger)
     }
 
-    // MARK: Accounts and sessions
-
-    func insert(_ account: Account) async throws {
-        do {
-            try await client.query(
-                """
-                INSERT INTO account (key, email, password_hash, first_name, last_name, created_at)
-                VALUES (\(account.key), \(account.email), \(account.passwordHash), \(account.firstName), \(account.lastName), \(account.createdAt))
-                """, logger: logger)
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw {
-            throw StorageError.duplicateEmail
-        }
-    }
-
-    func account(email: String) async throws -> Account? {
-        try await account(where: "lower(email) = lower($1)", email)
-    }
-
-    func account(key: String) async throws -> Account? {
-        try await account(where: "key = $1", key)
-    }
-
-    private func account(where condition: String, _ value: String) async throws -> Account? {
-        let rows = try await client.query(
-            PostgresQuery(
-                unsafeSQL: "SELECT key, email, password_hash, first_name, last_name, created_at FROM account WHERE \(condition)",
-                binds: try Self.bindings([.text(value)])), logger: logger)
-        for try await (key, email, hash, first, last, created) in rows.decode((String, String, String, String, String, String).self) {
-            return Account(key: key, email: email, passwordHash: hash, firstName: first, lastName: last, createdAt: created)
-        }
-        return nil
-    }
-
-    func insert(_ session: StoredSession) async throws {
-        try await client.query("DELETE FROM session WHERE expires_at < \(Date().timeIntervalSince1970)", logger: logger)
-        try await client.query(
-            """
-            INSERT INTO session (id, account_key, xsrf_token, sealed_id, expires_at)
-            VALUES (\(session.idHash), \(session.accountKey), \(session.xsrfHash), \(session.sealedId), \(session.expiresAt))
-            """, logger: logger)
-    }
-
-    func session(idHash: String, now: Double) async throws -> StoredSession? {
-        try await session(where: "id = $1", idHash, now: now)
-    }
-
-    func session(xsrfHash: String, now: Double) async throws -> StoredSession? {
-        try await session(where: "xsrf_token = $1", xsrfHash, now: now)
-    }
-
-    private func session(where condition: String, _ value: String, now: Double) async throws -> StoredSession? {
-        var bindings = PostgresBindings()
-        bindings.append(value)
-        bindings.append(now)
-        let rows = try await client.query(
-            PostgresQuery(
-                unsafeSQL: "SELECT id, account_key, xsrf_token, sealed_id, expires_at FROM session WHERE \(condition) AND expires_at > $2",
-                binds: bindings), logger: logger)
-        for try await (id, key, token, sealed, expires) in rows.decode((String, String, String, String, Double).self) {
-            return StoredSession(idHash: id, accountKey: key, xsrfHash: token, sealedId: sealed, expiresAt: expires)
-        }
-        return nil
-    }
-
-    func deleteSession(idHash: String) async throws {
-        try await client.query("DELETE FROM session WHERE id = \(idHash)", logger: logger)
-    }
-
     // MARK: Helpers
 
-    private static func bindings(_ values: [SQLValue]) throws -> PostgresBindings {
+    static func bindings(_ values: [SQLValue]) throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: values.count + 2)
         for value in values {
             switch value {
@@ -342,63 +210,11 @@ final class PostgresStorage: ServerStorage {
         return bindings
     }
 
-    private static func location(from row: PostgresRow) throws -> StoredLocation {
+    static func location(from row: PostgresRow) throws -> StoredLocation {
         let (objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt) =
             try row.decode((String, String?, String?, String?, String?, String?, Double?, Double?, String, String).self)
         return StoredLocation(
             objectId: objectId, uniqueKey: uniqueKey, firstName: firstName, lastName: lastName, mapString: mapString,
             mediaURL: mediaURL, latitude: latitude, longitude: longitude, createdAt: createdAt, updatedAt: updatedAt)
     }
-}
-
-/// Why PostgreSQL storage could not be opened.
-enum PostgresStorageError: Error, CustomStringConvertible {
-    case badURL(String)
-
-    var description: String {
-        switch self {
-        case .badURL(let detail): return "bad PostgreSQL URL: \(detail)"
-        }
-    }
-}
-
-/// The PostgreSQL schema, idempotent so that any instance may apply it at start.
-enum PostgresSchema {
-    static let version1 = [
-        """
-        CREATE TABLE IF NOT EXISTS student_location (
-            object_id TEXT COLLATE "C" PRIMARY KEY,
-            unique_key TEXT COLLATE "C",
-            first_name TEXT COLLATE "C",
-            last_name TEXT COLLATE "C",
-            map_string TEXT COLLATE "C",
-            media_url TEXT COLLATE "C",
-            latitude DOUBLE PRECISION,
-            longitude DOUBLE PRECISION,
-            created_at TEXT COLLATE "C" NOT NULL,
-            updated_at TEXT COLLATE "C" NOT NULL
-        )
-        """,
-        "CREATE INDEX IF NOT EXISTS student_location_updated ON student_location (updated_at, object_id)",
-        "CREATE INDEX IF NOT EXISTS student_location_unique_key ON student_location (unique_key, updated_at)",
-        """
-        CREATE TABLE IF NOT EXISTS account (
-            key TEXT COLLATE "C" PRIMARY KEY,
-            email TEXT NOT NULL,
-            password_hash TEXT NOT NULL,
-            first_name TEXT NOT NULL,
-            last_name TEXT NOT NULL,
-            created_at TEXT NOT NULL
-        )
-        """,
-        "CREATE UNIQUE INDEX IF NOT EXISTS account_email ON account (lower(email))",
-        """
-        CREATE TABLE IF NOT EXISTS session (
-            id TEXT COLLATE "C" PRIMARY KEY,
-            account_key TEXT NOT NULL REFERENCES account(key) ON DELETE CASCADE,
-            xsrf_token TEXT COLLATE "C" NOT NULL UNIQUE,
-            expires_at DOUBLE PRECISION NOT NULL
-        )
-        """,
-    ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OnTheMapServer
 import PostgresNIO
 
 /// Account administration on PostgreSQL (the throttle and invites: PostgresStorage+Throttle.swift).

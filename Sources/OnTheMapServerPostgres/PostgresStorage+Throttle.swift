@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OnTheMapServer
 import PostgresNIO
 
 /// The attempt throttle, trusted addresses and invites on PostgreSQL (the same statements as

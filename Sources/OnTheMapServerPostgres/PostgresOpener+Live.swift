@@ -1,0 +1,8 @@
+import OnTheMapServer
+
+extension PostgresOpener {
+    /// Storage on PostgreSQL through PostgresNIO: what `onthemap-server` and the server tests use.
+    package static let live = PostgresOpener { url, queryTimeout, logger in
+        try PostgresStorage(url: url, queryTimeout: queryTimeout, logger: logger)
+    }
+}

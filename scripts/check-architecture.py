@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Checks that the diagram in Docs/Architecture.md shows every target of Package.swift with
+exactly its dependencies on the package's other targets (products of other packages, in
+brackets in the diagram, are not checked).
+
+Usage: python3 scripts/check-architecture.py   (exit 1 and a list of differences when they differ)
+"""
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def package_targets():
+    # A scratch folder of its own: dump-package then never waits for a build's lock on .build.
+    with tempfile.TemporaryDirectory() as scratch:
+        dump = json.loads(subprocess.run(["swift", "package", "--scratch-path", scratch, "dump-package"], cwd=ROOT,
+                                         check=True, capture_output=True, text=True).stdout)
+    names = {target["name"] for target in dump["targets"]}
+    graph = {}
+    for target in dump["targets"]:
+        deps = set()
+        for dependency in target["dependencies"]:
+            for kind in ("byName", "target"):
+                if kind in dependency and dependency[kind][0] in names:
+                    deps.add(dependency[kind][0])
+        graph[target["name"]] = deps
+    return graph
+
+
+def diagram_targets():
+    block = (ROOT / "Docs" / "Architecture.md").read_text().split("```", 2)[1]
+    rows = []  # one per target line, its continuation lines joined to it
+    for line in block.splitlines():
+        if line.startswith("   ") and rows:
+            rows[-1] += " " + line.strip()
+        elif line.startswith("  "):
+            rows.append(line.strip())
+    graph = {}
+    for row in rows:
+        head, arrow, rest = row.partition("►")
+        if arrow:
+            graph[head.rstrip("─ ")] = parse_list(rest)
+        else:  # a row of targets without dependencies
+            for name in re.sub(r"\(.*?\)", "", head).split():
+                graph[name] = set()
+    return graph
+
+
+def parse_list(text):
+    text = re.sub(r"\[.*?\]", "", re.sub(r"\(.*?\)", "", text))
+    return {name.strip() for name in text.split(",") if name.strip()}
+
+
+def main():
+    package, diagram = package_targets(), diagram_targets()
+    problems = [f"{name}: not in the diagram" for name in sorted(package.keys() - diagram.keys())]
+    problems += [f"{name}: in the diagram, not in Package.swift" for name in sorted(diagram.keys() - package.keys())]
+    for name in sorted(package.keys() & diagram.keys()):
+        if package[name] != diagram[name]:
+            missing, extra = sorted(package[name] - diagram[name]), sorted(diagram[name] - package[name])
+            problems.append(f"{name}: arrows missing {missing}, arrows not in Package.swift {extra}")
+    if problems:
+        print("Docs/Architecture.md's diagram differs from Package.swift:\n  " + "\n  ".join(problems))
+        return 1
+    print(f"Docs/Architecture.md's diagram matches Package.swift ({len(package)} targets).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
