@@ -10,7 +10,7 @@ struct OnTheMap: AsyncParsableCommand {
             With no --server (and no ONTHEMAP_SERVER), onthemap starts its own server on 127.0.0.1 \
             with a demo class, so everything works offline.
             """,
-        subcommands: [TUICommand.self, ListCommand.self, MapCommand.self, GeocodeCommand.self],
+        subcommands: [TUICommand.self, ListCommand.self, MapCommand.self, GeocodeCommand.self, ConfigCommand.self],
         defaultSubcommand: TUICommand.self)
 
     /// `AsyncParsableCommand.main`, with every error printed by `Diagnostics` (cleaned) instead of
