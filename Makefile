@@ -6,7 +6,7 @@ APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev libqrencode-dev tmu
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build run test release install bench bench-tui bench-server soak fuzz data clean
+.PHONY: all deps build run test test-packages release install deb bench bench-tui bench-server soak fuzz data clean
 
 all: build
 
@@ -36,13 +36,20 @@ run: deps
 	"$(BIN)/onthemap"
 
 ## test: unit and integration tests (real servers on loopback; the storage suite on SQLite and
-## on a throwaway PostgreSQL cluster), then the end-to-end suite.
+## on a throwaway PostgreSQL cluster), then the end-to-end suite, then the packaging test.
 test: deps
 	python3 scripts/openapi/generate.py --check
 	python3 scripts/check-architecture.py
 	$(SWIFT) build --build-tests
 	ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash scripts/with-postgres.sh bash scripts/swift-test-passes.sh $(SWIFT)
 	bash Tests/e2e/run.sh "$(BIN)"
+	$(MAKE) test-packages
+
+## test-packages: `make deb`, then lintian (no errors) and the unpacked programs, man pages and
+## completions (scripts/test-packages.sh).
+test-packages: deb
+	@$(call install_missing,lintian man-db)
+	bash scripts/test-packages.sh "$(DEB_DIR)"
 
 ## bench: release-built benchmarks; figures go to Docs/Benchmarks.md.
 bench: deps
@@ -57,14 +64,19 @@ release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product onthemap
 	$(SWIFT) build $(RELEASE_FLAGS) --product onthemap-server
 
-## install: the release executables into $(DESTDIR)$(PREFIX)/bin and the data attribution into
-## $(DESTDIR)$(PREFIX)/share/doc/onthemap (the map and gazetteer are compiled into the binaries).
+## install: the release executables into $(DESTDIR)$(PREFIX)/bin, their man pages (generated
+## from the argument parser) into share/man/man1, bash/zsh/fish completions into share/, and the
+## data attribution into share/doc/onthemap (the map and gazetteer are compiled into the binaries).
 PREFIX ?= /usr/local
 RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 install: release
-	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/doc/onthemap"
-	install -m 0755 "$(RELEASE_BIN)/onthemap" "$(RELEASE_BIN)/onthemap-server" "$(DESTDIR)$(PREFIX)/bin/"
-	install -m 0644 ATTRIBUTION.md README.md "$(DESTDIR)$(PREFIX)/share/doc/onthemap/"
+	bash scripts/install-files.sh "$(RELEASE_BIN)" "$(DESTDIR)" "$(PREFIX)"
+
+## deb: the onthemap and onthemap-server Debian packages (dpkg-deb), into $(DEB_DIR).
+DEB_DIR ?= .build/deb
+deb: release
+	@$(call install_missing,dpkg-dev)
+	bash scripts/deb.sh "$(RELEASE_BIN)" "$(DEB_DIR)"
 
 ## bench-tui: the terminal app's start, login, frame and memory figures (Benchmarks.md, "Terminal
 ## app") for the binary `make install` installs, on the built-in server and against a separate one.

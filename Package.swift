@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     ],
     targets: [
         // MARK: - Shared
@@ -126,6 +127,12 @@ let package = Package(
         /// Cells, widgets, screens, the key table and the event loop, against a Backend protocol. No curses, no API.
         .target(name: "TerminalUI", dependencies: ["ViewModels", "Geo", "OnTheMapModels", "QRCode", "SafeText", "WorldMap"]),
 
+        /// The settings file (`$XDG_CONFIG_HOME/onthemap/config.toml`, TOML) and the precedence of
+        /// flags, environment, file and defaults; `[keys]` overrides applied to the key table.
+        .target(
+            name: "OnTheMapConfig",
+            dependencies: ["TerminalUI", .product(name: "TOMLKit", package: "TOMLKit")]),
+
         /// The ncurses Backend: the only target that imports CNcurses.
         .target(name: "TerminalNCurses", dependencies: ["CNcurses", "TerminalUI"]),
 
@@ -140,9 +147,8 @@ let package = Package(
         .executableTarget(
             name: "onthemap",
             dependencies: [
-                "APIClient", "DemoClass", "Geo", "OnTheMapModels", "OnTheMapServer", "QRCode", "SafeText", "TerminalNCurses",
-                "TerminalUI",
-                "ViewModels", "WorldMap",
+                "APIClient", "DemoClass", "Geo", "OnTheMapConfig", "OnTheMapModels", "OnTheMapServer", "QRCode",
+                "SafeText", "TerminalNCurses", "TerminalUI", "ViewModels", "WorldMap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -168,6 +174,9 @@ let package = Package(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "ViewModels", "AppTestSupport", "APIClient", "Geo", "OnTheMapModels"],
             exclude: ["Snapshots"]),
+        .testTarget(
+            name: "OnTheMapConfigTests",
+            dependencies: ["OnTheMapConfig", "TerminalUI", "ViewModels", "AppTestSupport"]),
         .testTarget(name: "ServerProcessTests", dependencies: ["OnTheMapServer", "ServerTestSupport"]),
         .testTarget(
             name: "OnTheMapCLITests",

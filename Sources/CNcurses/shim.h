@@ -14,6 +14,7 @@ static inline WINDOW *otm_stdscr(void) { return stdscr; }
 static inline int otm_lines(void) { return LINES; }
 static inline int otm_cols(void) { return COLS; }
 static inline int otm_color_pairs(void) { return COLOR_PAIRS; }
+static inline int otm_colors(void) { return COLORS; }
 static inline int otm_maxy(void) { int y, x; getmaxyx(stdscr, y, x); (void)x; return y; }
 static inline int otm_maxx(void) { int y, x; getmaxyx(stdscr, y, x); (void)y; return x; }
 

@@ -13,14 +13,15 @@ public final class NCursesBackend: Backend {
 
     /// Whether the screen must be drawn with ASCII only (non-UTF-8 locale or `--ascii`).
     public let asciiOnly: Bool
-    private let colors: Bool
+    /// The theme drawn with: the one asked for at the terminal's depth, mono under NO_COLOR.
+    public let theme: Theme
     private var pairs: [Int: Int16] = [:]
     private var lastFrame: Buffer?
     private var quickErrors = 0
     private var isOpen = false
 
     /// Opens the terminal. Refuses without a TTY on stdin and stdout.
-    public init(mouse: Bool, forceASCII: Bool) throws {
+    public init(mouse: Bool, forceASCII: Bool, theme: Theme.Name = .dark) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw StartError(
                 description:
@@ -41,13 +42,13 @@ public final class NCursesBackend: Backend {
         keypad(otm_stdscr(), true)
         set_escdelay(25)
         curs_set(0)
-        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-        if !noColor && has_colors() {
-            start_color()
+        let environment = ProcessInfo.processInfo.environment
+        if Theme.resolve(theme, colors: 256, environment: environment).depth != nil && has_colors() {
+            start_color()  // sets COLORS
             use_default_colors()
-            colors = true
+            self.theme = Theme.resolve(theme, colors: Int(otm_colors()), environment: environment)
         } else {
-            colors = false
+            self.theme = Theme(theme, depth: nil)
         }
         if mouse {
             mousemask(otm_mouse_mask_clicks_wheel(), nil)
@@ -103,19 +104,20 @@ public final class NCursesBackend: Backend {
         let character = asciiOnly ? AsciiFallback.character(for: cell.character) : cell.character
         var wide = String(character).unicodeScalars.map { wchar_t(bitPattern: $0.value) }
         wide.append(0)
+        let style = theme.resolve(cell.style)
         var attributes = otm_a_normal()
-        if cell.style.bold { attributes |= otm_a_bold() }
-        if cell.style.reverse { attributes |= otm_a_reverse() }
-        if cell.style.dim { attributes |= otm_a_dim() }
-        if cell.style.underline { attributes |= otm_a_underline() }
-        _ = otm_put(Int32(y), Int32(x), wide, attributes, pair(for: cell.style))
+        if style.bold { attributes |= otm_a_bold() }
+        if style.reverse { attributes |= otm_a_reverse() }
+        if style.dim { attributes |= otm_a_dim() }
+        if style.underline { attributes |= otm_a_underline() }
+        _ = otm_put(Int32(y), Int32(x), wide, attributes, pair(for: style))
     }
 
-    private func pair(for style: Style) -> Int16 {
-        guard colors, style.foreground != nil || style.background != nil else { return 0 }
-        let fg = style.foreground?.rawValue ?? -1
-        let bg = style.background?.rawValue ?? -1
-        let key = (fg + 1) * 16 + (bg + 1)
+    private func pair(for style: ThemedStyle) -> Int16 {
+        guard style.foreground != nil || style.background != nil else { return 0 }
+        let fg = style.foreground ?? -1
+        let bg = style.background ?? -1
+        let key = (fg + 1) * 257 + (bg + 1)
         if let known = pairs[key] { return known }
         let number = Int16(pairs.count + 1)
         guard Int32(number) < otm_color_pairs() else { return 0 }

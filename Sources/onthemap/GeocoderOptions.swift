@@ -8,8 +8,14 @@ struct GeocoderOptions: ParsableArguments {
         case offline, nominatim, photon
     }
 
-    @Option(help: "offline (the bundled gazetteer), nominatim or photon (online, falling back to offline).")
-    var geocoder: Choice = .offline
+    @Option(
+        help: "offline (the bundled gazetteer, the default), nominatim or photon (online, falling back to offline).")
+    var geocoder: Choice?
+
+    /// The geocoder given on the command line, in the environment or in the settings file, else offline.
+    var effectiveGeocoder: Choice {
+        Choice(rawValue: AppSettings.resolve(geocoder: self).geocoder.value) ?? .offline
+    }
 
     @Option(help: ArgumentHelp("The online geocoder's base URL (default: its public instance).", valueName: "url"))
     var geocoderURL: String?
@@ -18,6 +24,7 @@ struct GeocoderOptions: ParsableArguments {
     var geocoderUserAgent: String = OnlineGeocoderSettings.defaultUserAgent
 
     func validate() throws {
+        AppSettings.warnOnce()
         if let text = geocoderURL {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
                 ["http", "https"].contains(scheme),
@@ -29,7 +36,7 @@ struct GeocoderOptions: ParsableArguments {
     /// The geocoder the options describe.
     func makeGeocoder() throws -> any Geo.Geocoder {
         let service: OnlineGeocoder.Service
-        switch geocoder {
+        switch effectiveGeocoder {
         case .offline: return OfflineGeocoder()
         case .nominatim: service = .nominatim
         case .photon: service = .photon

@@ -2,6 +2,7 @@ import APIClient
 import ArgumentParser
 import Foundation
 import Logging
+import OnTheMapConfig
 import OnTheMapServer
 
 extension APIDialect: ExpressibleByArgument {}
@@ -10,27 +11,35 @@ extension APIDialect: ExpressibleByArgument {}
 struct ServerOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The server's URL (default: $ONTHEMAP_SERVER, else a built-in server with a demo class).", valueName: "url"))
+            "The server's URL (default: $ONTHEMAP_SERVER, else `server` in the settings file, else a built-in server with a demo class).",
+            valueName: "url"))
     var server: String?
 
-    @Option(help: "The API generation the server speaks: v1 or legacy (/api + /parse).")
-    var dialect: APIDialect = .v1
+    @Option(help: "The API generation the server speaks: v1 (the default) or legacy (/api + /parse).")
+    var dialect: APIDialect?
 
-    /// The server URL given on the command line or in the environment, if any.
+    /// The server URL given on the command line, in the environment or in the settings file, if any.
     var configuredServer: String? {
-        if let server, !server.isEmpty { return server }
-        if let environment = ProcessInfo.processInfo.environment["ONTHEMAP_SERVER"], !environment.isEmpty { return environment }
-        return nil
+        AppSettings.resolve(server: self).server.value
+    }
+
+    /// The dialect given on the command line, in the environment or in the settings file, else v1.
+    var effectiveDialect: APIDialect {
+        APIDialect(rawValue: AppSettings.resolve(server: self).dialect.value) ?? .v1
     }
 
     func validate() throws {
-        if let text = configuredServer {
+        // A bad flag or $ONTHEMAP_SERVER ends the command, as it always has (the file's values
+        // are checked, reported and skipped by `Settings`).
+        let given = server.flatMap { $0.isEmpty ? nil : $0 } ?? ProcessInfo.processInfo.environment["ONTHEMAP_SERVER"]
+        if let text = given, !text.isEmpty {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
                 url.host != nil
             else {
                 throw ValidationError("The server must be an http:// or https:// URL, not “\(text)”.")
             }
         }
+        AppSettings.warnOnce()
     }
 
     /// Warns once on stderr when a password would go to the configured server over plain http://
@@ -45,7 +54,7 @@ struct ServerOptions: ParsableArguments {
     /// the embedded server's log entirely (the TUI owns the terminal).
     func connect(silent: Bool = false) async throws -> Connection {
         if let text = configuredServer, let url = URL(string: text) {
-            return Connection(client: OnTheMapClient(configuration: APIConfiguration(baseURL: url, dialect: dialect)), embedded: nil)
+            return Connection(client: OnTheMapClient(configuration: APIConfiguration(baseURL: url, dialect: effectiveDialect)), embedded: nil)
         }
         var logger =
             silent
@@ -59,7 +68,7 @@ struct ServerOptions: ParsableArguments {
         } catch {
             throw CommandFailure("could not start the built-in server (\(configuration.databasePath)): \(error)")
         }
-        let client = OnTheMapClient(configuration: APIConfiguration(baseURL: embedded.baseURL, dialect: dialect))
+        let client = OnTheMapClient(configuration: APIConfiguration(baseURL: embedded.baseURL, dialect: effectiveDialect))
         return Connection(client: client, embedded: embedded)
     }
 }

@@ -18,8 +18,8 @@ struct TUICommand: AsyncParsableCommand {
         commandName: "tui", abstract: "The terminal app: log in, browse the map, table and cards, post your place.")
 
     @OptionGroup var serverOptions: ServerOptions
-    @Flag(help: "Do not capture the mouse (lets the terminal select text).") var noMouse = false
-    @Flag(help: "Draw with ASCII only (for fonts without Braille or box drawing).") var ascii = false
+    @OptionGroup var geocoderOptions: GeocoderOptions
+    @OptionGroup var display: DisplayOptions
 
     func run() async throws {
         #if canImport(Glibc)
@@ -51,6 +51,8 @@ struct TUICommand: AsyncParsableCommand {
                 "the app needs a terminal (stdin and stdout must be a TTY); for scripts use `onthemap list`.")
         }
         let environment = ProcessInfo.processInfo.environment
+        let settings = AppSettings.resolve(server: serverOptions, geocoder: geocoderOptions, display: display)
+        let geocoder = try geocoderOptions.makeGeocoder()
         let embedded = serverOptions.configuredServer == nil
         // The screen comes first: the connection (the built-in server starting) is made meanwhile,
         // and a request sent before it is ready waits for it.
@@ -68,13 +70,14 @@ struct TUICommand: AsyncParsableCommand {
             } ?? "built-in server"
         let backend: NCursesBackend
         do {
-            backend = try NCursesBackend(mouse: !noMouse, forceASCII: ascii)
+            backend = try NCursesBackend(
+                mouse: settings.mouse.value, forceASCII: settings.ascii.value, theme: settings.theme.value)
         } catch {
             await connecting.value?.close()
             throw Self.fail(String(describing: error))
         }
         let model = AppViewModel(
-            api: PendingClient(connection: connecting, name: name), geocoder: AppGeocoder.make(),
+            api: PendingClient(connection: connecting, name: name), geocoder: geocoder,
             opener: LinkOpener(environment: environment), serverName: name,
             hint: embedded ? "Built-in demo server · log in with \(DemoAccount.email) / \(DemoAccount.password)" : nil,
             cache: LocationCache.forServer(embedded ? "built-in" : name, environment: environment))
@@ -82,8 +85,8 @@ struct TUICommand: AsyncParsableCommand {
         model.login.discoverProviders()
         model.login.transportWarning = serverOptions.configuredServer.flatMap(URL.init(string:)).flatMap(
             PlainHTTPWarning.message(for:))
-        if let stored { model.resume(stored.userSession, expectsEmail: serverOptions.dialect == .v1) }
-        let controller = AppController(app: model, ascii: backend.asciiOnly)
+        if let stored { model.resume(stored.userSession, expectsEmail: serverOptions.effectiveDialect == .v1) }
+        let controller = AppController(app: model, keys: settings.keys, ascii: backend.asciiOnly)
         if let path = environment["ONTHEMAP_TRACE"], !path.isEmpty { controller.trace = FrameTrace(path: path) }
         Task {
             if let connection = await connecting.value, embedded {

@@ -24,7 +24,7 @@ struct WhoamiCommand: AsyncParsableCommand {
         let found = try user.mapError { ExitFailure.from($0, server: serverOptions.serverLabel) }.get()
         // On the v1 dialect the server adds the email only for the session's own account: no
         // email means it no longer knows the session (logged out elsewhere, or expired early).
-        if serverOptions.dialect == .v1, found.email == nil {
+        if serverOptions.effectiveDialect == .v1, found.email == nil {
             throw ExitFailure(
                 .notLoggedIn, "the session for \(serverOptions.serverLabel) is no longer valid: run `onthemap login` again.")
         }

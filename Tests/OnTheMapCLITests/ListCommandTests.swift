@@ -29,6 +29,8 @@ import Testing
         environment["XDG_DATA_HOME"] = dataHome.path
         // A login's stored session stays in the test's folder, never in the real home's state.
         environment["XDG_STATE_HOME"] = dataHome.appendingPathComponent("state").path
+        // No settings file of the developer's changes what a test sees.
+        environment["XDG_CONFIG_HOME"] = dataHome.appendingPathComponent("config").path
         environment.removeValue(forKey: "ONTHEMAP_SERVER")
         process.environment = environment
         let out = Pipe()

@@ -1,0 +1,21 @@
+/// What the command line said about the settings; nil where it said nothing.
+public struct SettingsFlags: Sendable, Hashable {
+    public var server: String?
+    public var dialect: String?
+    public var geocoder: String?
+    public var theme: String?
+    public var mouse: Bool?
+    public var ascii: Bool?
+
+    public init(
+        server: String? = nil, dialect: String? = nil, geocoder: String? = nil, theme: String? = nil,
+        mouse: Bool? = nil, ascii: Bool? = nil
+    ) {
+        self.server = server
+        self.dialect = dialect
+        self.geocoder = geocoder
+        self.theme = theme
+        self.mouse = mouse
+        self.ascii = ascii
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import OnTheMapConfig
+import SafeText
+import TerminalUI
+
+/// `onthemap config`: the effective settings and where each came from (flag, environment,
+/// settings file with its line, default). Takes the same flags as the app, to show what they change.
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Print the effective settings and where each came from.",
+        discussion: """
+            Precedence, highest first: flags, environment (ONTHEMAP_SERVER, ONTHEMAP_DIALECT, \
+            ONTHEMAP_GEOCODER, ONTHEMAP_THEME), the settings file \
+            ($XDG_CONFIG_HOME/onthemap/config.toml, else ~/.config/onthemap/config.toml), defaults. \
+            Problems in the file are printed on stderr with their line; the rest still applies.
+            """)
+
+    @OptionGroup var serverOptions: ServerOptions
+    @OptionGroup var geocoderOptions: GeocoderOptions
+    @OptionGroup var display: DisplayOptions
+
+    func run() throws {
+        let settings = AppSettings.resolve(server: serverOptions, geocoder: geocoderOptions, display: display)
+        FileHandle.standardOutput.write(Data(Self.text(settings).utf8))
+    }
+
+    /// `name  value  (source)` lines, values cleaned: the file may hold anything.
+    static func text(_ settings: Settings) -> String {
+        let file = settings.file
+        var rows: [(String, String, String)] = [
+            ("file", file.path, file.exists ? "(found)" : "(not found)"),
+            ("server", settings.server.value ?? "built-in", "(\(settings.server.source))"),
+            ("dialect", settings.dialect.value, "(\(settings.dialect.source))"),
+            ("geocoder", settings.geocoder.value, "(\(settings.geocoder.source))"),
+            ("theme", settings.theme.value.rawValue, "(\(settings.theme.source))"),
+            ("mouse", settings.mouse.value ? "true" : "false", "(\(settings.mouse.source))"),
+            ("ascii", settings.ascii.value ? "true" : "false", "(\(settings.ascii.source))"),
+        ]
+        for override in settings.keyOverrides {
+            rows.append(
+                ("keys.\(override.action.rawValue)", override.keys.map(\.name).joined(separator: " "), "(\(override.source))"))
+        }
+        let nameWidth = rows.map { $0.0.count }.max() ?? 0
+        let valueWidth = rows.dropFirst().map { SafeText.clean($0.1).count }.max() ?? 0
+        return rows.map { name, value, source in
+            let shown = SafeText.clean(value)
+            let pad = { (text: String, width: Int) in text + String(repeating: " ", count: max(0, width - text.count)) }
+            return pad(name, nameWidth) + "  " + pad(shown, valueWidth) + "  " + SafeText.clean(source)
+        }.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import TerminalUI
+
+extension Theme.Name: ExpressibleByArgument {}
+
+/// `--theme`, `--[no-]mouse`, `--[no-]ascii`: how the terminal app looks and listens. Each is
+/// nil when not given, so that the settings file and the defaults decide (`AppSettings`).
+struct DisplayOptions: ParsableArguments {
+    @Option(help: "dark (the default), light (for a light terminal background) or mono; NO_COLOR makes it mono.")
+    var theme: Theme.Name?
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Capture the mouse (the default); --no-mouse lets the terminal select text.")
+    var mouse: Bool?
+
+    @Flag(inversion: .prefixedNo, help: "Draw with ASCII only (for fonts without Braille or box drawing).")
+    var ascii: Bool?
+}

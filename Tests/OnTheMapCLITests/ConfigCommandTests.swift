@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// `onthemap config` and the settings file as a user meets them: the real binary, a real file
+/// under a temporary XDG_CONFIG_HOME.
+@Suite struct ConfigCommandTests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `onthemap` with a settings file holding `file` (none when nil) and `environment` added.
+    static func run(_ arguments: [String], file: String?, environment extra: [String: String] = [:]) throws -> (Run, String) {
+        let home = try ListCommandTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let folder = home.appendingPathComponent("config/onthemap")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("config.toml").path
+        if let file { try file.write(toFile: path, atomically: true, encoding: .utf8) }
+        let process = Process()
+        process.executableURL = ListCommandTests.binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["ONTHEMAP_SERVER", "ONTHEMAP_DIALECT", "ONTHEMAP_GEOCODER", "ONTHEMAP_THEME"] {
+            environment.removeValue(forKey: name)
+        }
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let run = Run(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+        return (run, path)
+    }
+
+    /// The output's lines with runs of spaces as one (the columns' widths vary with the values).
+    static func words(_ text: String) -> [String] {
+        text.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+    }
+
+    @Test func printsEachSettingWithItsSource() throws {
+        let file = """
+            server = "https://class.example"
+            theme = "light"
+            geocoder = "photon"
+            mouse = false
+
+            [keys]
+            refresh = "R"
+            """
+        let (run, path) = try Self.run(
+            ["config", "--theme", "mono", "--ascii"], file: file, environment: ["ONTHEMAP_GEOCODER": "nominatim"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty)
+        let lines = Self.words(run.stdout)
+        #expect(
+            lines == [
+                "file \(path) (found)",
+                "server https://class.example (file \(path):1)",
+                "dialect v1 (default)",
+                "geocoder nominatim (environment ONTHEMAP_GEOCODER)",
+                "theme mono (flag --theme)",
+                "mouse false (file \(path):4)",
+                "ascii true (flag --ascii)",
+                "keys.refresh R (file \(path):7)",
+            ])
+    }
+
+    @Test func aMalformedFileNamesItsLineCleanedAndTheCommandRunsOnDefaults() throws {
+        // An escape sequence in the file must not reach the terminal: the message is cleaned.
+        let file = "theme = \"light\"\n\ntheme \u{1B}]52;c;aGk=\u{07} = \"dark\"\n"
+        let (run, path) = try Self.run(["config"], file: file)
+        #expect(run.status == 0, "\(run.stderr)")
+        let stderr = run.stderr.split(separator: "\n")
+        #expect(stderr.count == 1)
+        #expect(stderr.first?.hasPrefix("onthemap: \(path):3: ") == true)
+        #expect(stderr.first?.hasSuffix("the whole file is ignored") == true)
+        #expect(!run.stderr.contains("\u{1B}") && !run.stderr.contains("\u{07}"))
+        let lines = Self.words(run.stdout)
+        #expect(lines.contains("theme dark (default)") && lines.contains("server built-in (default)"), "\(run.stdout)")
+
+        // The commands go on without the file: `list` on the built-in server.
+        let (list, _) = try Self.run(["list", "--limit", "10", "--format", "csv"], file: file)
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.split(whereSeparator: \.isNewline).count > 2)  // CSV lines end in CRLF
+        #expect(list.stderr.contains("/config.toml:3: Error while parsing"), "\(list.stderr)")
+    }
+
+    @Test func aServerInTheFileIsUsedAndTheFlagBeatsIt() throws {
+        // Port 9 on loopback: nothing listens, so the error names the server that was tried.
+        let file = "server = \"http://127.0.0.1:9\"\n"
+        let (fromFile, _) = try Self.run(["list", "--limit", "1"], file: file)
+        #expect(fromFile.status == 1 && fromFile.stderr.contains("127.0.0.1:9"), "\(fromFile.stderr)")
+        let (fromEnvironment, _) = try Self.run(
+            ["list", "--limit", "1"], file: file, environment: ["ONTHEMAP_SERVER": "http://127.0.0.1:7"])
+        #expect(fromEnvironment.status == 1 && fromEnvironment.stderr.contains("127.0.0.1:7"), "\(fromEnvironment.stderr)")
+        let (fromFlag, _) = try Self.run(
+            ["config", "--server", "http://127.0.0.1:5"], file: file, environment: ["ONTHEMAP_SERVER": "http://127.0.0.1:7"])
+        #expect(fromFlag.stdout.contains("http://127.0.0.1:5") && fromFlag.stdout.contains("(flag --server)"))
+    }
+}

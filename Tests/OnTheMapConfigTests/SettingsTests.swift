@@ -1,0 +1,100 @@
+import AppTestSupport
+import Foundation
+import OnTheMapConfig
+import Testing
+
+@testable import TerminalUI
+
+/// Precedence (flags > environment > file > defaults) and what a broken file does.
+struct SettingsTests {
+    static let path = "/home/u/.config/onthemap/config.toml"
+
+    func file(_ text: String) -> ConfigFile { ConfigFile(parsing: text, path: Self.path) }
+
+    @Test func defaultsWithoutAFile() {
+        let settings = Settings.resolve(
+            flags: SettingsFlags(), environment: [:], file: ConfigFile.load(path: "/nonexistent/config.toml"))
+        #expect(settings.server.value == nil && settings.server.source == .defaultValue)
+        #expect(settings.dialect.value == "v1" && settings.geocoder.value == "offline")
+        #expect(settings.theme.value == .dark && settings.mouse.value && !settings.ascii.value)
+        #expect(settings.keys == .standard && settings.problems.isEmpty && !settings.file.exists)
+    }
+
+    @Test func fileBeatsDefaultsEnvironmentBeatsFileFlagBeatsAll() {
+        let text = """
+            # my class
+            server = "https://file.example"
+            theme = "light"
+            dialect = "legacy"
+            mouse = false
+            ascii = true
+            """
+        let fromFile = Settings.resolve(flags: SettingsFlags(), environment: [:], file: file(text))
+        #expect(fromFile.server == Sourced<String?>("https://file.example", from: .file(path: Self.path, line: 2)))
+        #expect(fromFile.theme == Sourced(.light, from: .file(path: Self.path, line: 3)))
+        #expect(fromFile.dialect.value == "legacy" && !fromFile.mouse.value && fromFile.ascii.value)
+        #expect(fromFile.problems.isEmpty)
+
+        let environment = ["ONTHEMAP_SERVER": "http://env.example:8080", "ONTHEMAP_THEME": "mono"]
+        let fromEnvironment = Settings.resolve(flags: SettingsFlags(), environment: environment, file: file(text))
+        #expect(fromEnvironment.server == Sourced<String?>("http://env.example:8080", from: .environment("ONTHEMAP_SERVER")))
+        #expect(fromEnvironment.theme == Sourced(.mono, from: .environment("ONTHEMAP_THEME")))
+        #expect(fromEnvironment.dialect.source == .file(path: Self.path, line: 4))
+
+        let flags = SettingsFlags(server: "https://flag.example", theme: "dark", mouse: true, ascii: false)
+        let fromFlags = Settings.resolve(flags: flags, environment: environment, file: file(text))
+        #expect(fromFlags.server == Sourced<String?>("https://flag.example", from: .flag("--server")))
+        #expect(fromFlags.theme == Sourced(.dark, from: .flag("--theme")))
+        #expect(fromFlags.mouse == Sourced(true, from: .flag("--mouse")))
+        #expect(fromFlags.ascii == Sourced(false, from: .flag("--no-ascii")))
+    }
+
+    @Test func aSyntaxErrorNamesItsLineAndLeavesTheDefaults() {
+        let text = "theme = \"light\"\nserver = \"https://a.example\"\nmouse = maybe\n"
+        let settings = Settings.resolve(flags: SettingsFlags(), environment: [:], file: file(text))
+        #expect(settings.problems.count == 1)
+        #expect(settings.problems.first?.hasPrefix(Self.path + ":3: ") == true)
+        #expect(settings.problems.first?.hasSuffix("the whole file is ignored") == true)
+        #expect(settings.theme == Sourced(.dark, from: .defaultValue) && settings.server.value == nil)
+    }
+
+    @Test func aBadValueIsReportedOnItsLineAndTheRestApplies() {
+        let text = "\nserver = \"ftp://x\"\ntheme = \"pink\"\ngeocoder = \"photon\"\ncolour = \"red\"\nmouse = \"no\"\n"
+        let settings = Settings.resolve(flags: SettingsFlags(), environment: ["ONTHEMAP_DIALECT": "v9"], file: file(text))
+        #expect(settings.geocoder == Sourced("photon", from: .file(path: Self.path, line: 4)))
+        #expect(settings.server.value == nil && settings.theme.value == .dark && settings.dialect.value == "v1")
+        let expected = [
+            "\(Self.path):2: server must be an http:// or https:// URL, not \"ftp://x\"; ignored",
+            "\(Self.path):3: theme must be dark, light or mono, not \"pink\"; ignored",
+            "\(Self.path):5: unknown setting \"colour\" (known: server, dialect, geocoder, theme, mouse, ascii, [keys])",
+            "\(Self.path):6: mouse must be true or false",
+            "environment ONTHEMAP_DIALECT: dialect must be v1 or legacy, not \"v9\"; ignored",
+        ]
+        #expect(Set(settings.problems) == Set(expected))
+    }
+
+    @Test func keyOverridesGoThroughTheKeyTable() {
+        let text = """
+            [keys]
+            refresh = "R"
+            "openLink" = ["o", "enter"]
+            teleport = "t"
+            help = "F1"
+            post = "q"
+            """
+        let settings = Settings.resolve(flags: SettingsFlags(), environment: [:], file: file(text))
+        #expect(settings.keys == KeyMap.standard.rebinding(.refresh, to: [.character("R")])
+            .rebinding(.openLink, to: [.character("o"), .enter]).rebinding(.post, to: [.character("q")]))
+        #expect(settings.keyOverrides.map(\.action) == [.refresh, .openLink, .post])
+        #expect(settings.keyOverrides.first?.source == .file(path: Self.path, line: 2))
+        #expect(settings.problems.contains("\(Self.path):4: keys: unknown action \"teleport\" (the actions are listed in Docs/TerminalApp.md)"))
+        #expect(settings.problems.contains { $0.hasPrefix("\(Self.path):5: keys.help: unknown key \"F1\"") })
+        #expect(settings.problems.contains { $0.hasPrefix("\(Self.path):6: keys.post: q is also the key of quit") })
+    }
+
+    @Test func theFileIsWhereXDGSays() {
+        #expect(ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/x/cfg", "HOME": "/home/u"]) == "/x/cfg/onthemap/config.toml")
+        #expect(ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/home/u"]) == Self.path)
+        #expect(ConfigFile.defaultPath(environment: ["HOME": "/home/u"]) == Self.path)
+    }
+}
