@@ -13,14 +13,11 @@ struct KeyOverrideAppTests {
         let file = ConfigFile(parsing: "[keys]\nrefresh = \"R\"\n", path: "/tmp/config.toml")
         let settings = Settings.resolve(flags: SettingsFlags(), environment: [:], file: file)
         let api = FakeAPI()
-        let model = AppViewModel(
-            api: api, geocoder: FakeGeocoder(), opener: LinkOpener(environment: [:]), serverName: "127.0.0.1:8080",
-            clock: TestClock.fixed)
+        guard let model = await loggedInApp(api: api) else {
+            Issue.record("the demo login did not finish")
+            return
+        }
         let ui = AppController(app: model, keys: settings.keys, ascii: false)
-        model.login.email = "demo@onthemap.example"
-        model.login.password = "onthemap"
-        model.submitLogin()
-        #expect(await eventually { model.phase == .browsing && model.refreshing == nil })
         let downloads = { await api.calls.filter { $0.hasPrefix("locations") }.count }
         let before = await downloads()
 

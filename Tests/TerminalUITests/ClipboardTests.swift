@@ -9,13 +9,10 @@ import ViewModels
 @MainActor
 struct ClipboardTests {
     @Test func onlyYCopiesAndOnlyTheCleanedLink() async {
-        let model = AppViewModel(
-            api: FakeAPI(), geocoder: FakeGeocoder(), opener: LinkOpener(environment: [:]), serverName: "s",
-            clock: TestClock.fixed)
-        model.login.email = "demo@onthemap.example"
-        model.login.password = "onthemap"
-        model.submitLogin()
-        #expect(await eventually { model.phase == .browsing && model.refreshing == nil })
+        guard let model = await loggedInApp(serverName: "s") else {
+            Issue.record("the demo login did not finish")
+            return
+        }
         let backend = RecordingBackend()
         let ui = AppController(app: model, ascii: false)
         let running = Task { await ui.run(on: backend) }

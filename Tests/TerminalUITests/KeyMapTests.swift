@@ -8,16 +8,12 @@ import ViewModels
 /// The key table is the one source of dispatch, footer, help overlay and the documented table.
 @MainActor
 struct KeyMapTests {
-    func loggedIn(_ api: FakeAPI, keys: KeyMap) async -> AppController {
-        let model = AppViewModel(
-            api: api, geocoder: FakeGeocoder(), opener: LinkOpener(environment: [:]), serverName: "127.0.0.1:8080",
-            clock: TestClock.fixed)
-        let ui = AppController(app: model, keys: keys, ascii: false)
-        model.login.email = "demo@onthemap.example"
-        model.login.password = "onthemap"
-        model.submitLogin()
-        #expect(await eventually { model.phase == .browsing && model.refreshing == nil })
-        return ui
+    func loggedIn(_ api: FakeAPI, keys: KeyMap) async -> AppController? {
+        guard let model = await loggedInApp(api: api) else {
+            Issue.record("the demo login did not finish")
+            return nil
+        }
+        return AppController(app: model, keys: keys, ascii: false)
     }
 
     func downloads(_ api: FakeAPI) async -> Int { await api.calls.filter { $0.hasPrefix("locations") }.count }
@@ -25,7 +21,7 @@ struct KeyMapTests {
     @Test func changingOneBindingChangesDispatchFooterHelpAndDocTogether() async {
         let keys = KeyMap.standard.rebinding(.refresh, to: [.character("R")])
         let api = FakeAPI()
-        let ui = await loggedIn(api, keys: keys)
+        guard let ui = await loggedIn(api, keys: keys) else { return }
         let before = await downloads(api)
         ui.handle(.key(.character("r")))
         #expect(ui.app.refreshing == nil)

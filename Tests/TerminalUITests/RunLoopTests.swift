@@ -30,13 +30,10 @@ final class RecordingBackend: Backend {
 struct RunLoopTests {
     /// The clock stands still, so no timed redraw can happen: only the change can cause it.
     @Test func aChangeToWhatTheScreenShowsRedrawsWithoutAnEvent() async {
-        let model = AppViewModel(
-            api: FakeAPI(), geocoder: FakeGeocoder(), opener: LinkOpener(environment: [:]), serverName: "first:1",
-            clock: TestClock.fixed)
-        model.login.email = "demo@onthemap.example"
-        model.login.password = "onthemap"
-        model.submitLogin()
-        #expect(await eventually { model.phase == .browsing && model.refreshing == nil })
+        guard let model = await loggedInApp(serverName: "first:1") else {
+            Issue.record("the demo login did not finish")
+            return
+        }
         let backend = RecordingBackend()
         let ui = AppController(app: model, ascii: false)
         let running = Task { await ui.run(on: backend) }
@@ -52,13 +49,10 @@ struct RunLoopTests {
     /// Frames drawn while the last tracking still waits (here: after events that change nothing
     /// observed, and after the too-small screen, which reads nothing) keep redrawing on changes.
     @Test func changesStillRedrawAfterUntrackedFramesAndAResize() async {
-        let model = AppViewModel(
-            api: FakeAPI(), geocoder: FakeGeocoder(), opener: LinkOpener(environment: [:]), serverName: "first:1",
-            clock: TestClock.fixed)
-        model.login.email = "demo@onthemap.example"
-        model.login.password = "onthemap"
-        model.submitLogin()
-        #expect(await eventually { model.phase == .browsing && model.refreshing == nil })
+        guard let model = await loggedInApp(serverName: "first:1") else {
+            Issue.record("the demo login did not finish")
+            return
+        }
         let backend = RecordingBackend()
         let ui = AppController(app: model, ascii: false)
         let running = Task { await ui.run(on: backend) }

@@ -48,13 +48,10 @@ struct TableSortSnapshotTests {
     }
 
     @Test func sCyclesTheOrderAndKeepsTheSelection() async {
-        let model = AppViewModel(
-            api: FakeAPI(), geocoder: FakeGeocoder(), opener: LinkOpener(environment: [:]), serverName: "s",
-            clock: TestClock.fixed)
-        model.login.email = "demo@onthemap.example"
-        model.login.password = "onthemap"
-        model.submitLogin()
-        #expect(await eventually { model.phase == .browsing && model.refreshing == nil })
+        guard let model = await loggedInApp(serverName: "s") else {
+            Issue.record("the demo login did not finish")
+            return
+        }
         model.moveSelection(by: 2)
         let selected = model.selectedRow?.objectId
         var seen: [TableSort] = []
