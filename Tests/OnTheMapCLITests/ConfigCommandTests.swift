@@ -4,11 +4,7 @@ import Testing
 /// `onthemap config` and the settings file as a user meets them: the real binary, a real file
 /// under a temporary XDG_CONFIG_HOME.
 @Suite struct ConfigCommandTests {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Run = ListCommandTests.Run
 
     /// Runs `onthemap` with a settings file holding `file` (none when nil) and `environment` added.
     static func run(_ arguments: [String], file: String?, environment extra: [String: String] = [:]) throws -> (Run, String) {
@@ -18,29 +14,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("config.toml").path
         if let file { try file.write(toFile: path, atomically: true, encoding: .utf8) }
-        let process = Process()
-        process.executableURL = ListCommandTests.binary
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        for name in ["ONTHEMAP_SERVER", "ONTHEMAP_DIALECT", "ONTHEMAP_GEOCODER", "ONTHEMAP_THEME"] {
-            environment.removeValue(forKey: name)
-        }
-        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
-        environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-        environment.merge(extra) { $1 }
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let run = Run(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
-        return (run, path)
+        return (try ListCommandTests.run(arguments, dataHome: home, environment: extra), path)
     }
 
     /// The output's lines with runs of spaces as one (the columns' widths vary with the values).

@@ -5,14 +5,8 @@ import Testing
 /// `onthemap login --facebook | --provider NAME` as a user runs it: the real binary, a real server configured with the
 /// providers' stand-in, which approves, denies or lets the code expire after a pending poll.
 @Suite struct DeviceLoginCommandTests {
-    /// `ListCommandTests.run` on a thread of its own: it blocks until the process ends, and the
-    /// in-process server answering that process needs the cooperative pool's few threads.
     static func run(_ arguments: [String], dataHome: URL) async throws -> ListCommandTests.Run {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try ListCommandTests.run(arguments, dataHome: dataHome) })
-            }.start()
-        }
+        try await ListCommandTests.runOffPool(arguments, dataHome: dataHome)
     }
 
     func withServer(facebook: Bool = true, _ body: (ProviderStandIn, TestServer, URL) async throws -> Void) async throws {

@@ -21,29 +21,49 @@ import Testing
         var stderr: String
     }
 
-    static func run(_ arguments: [String], dataHome: URL) throws -> Run {
+    /// Runs the real `onthemap` with `arguments`, its XDG folders (data, state, config) under
+    /// `dataHome` and no `ONTHEMAP_*` setting of the caller's, `environment` added on top, and
+    /// `input` on its standard input (none when nil). Blocks until the process ends.
+    static func run(
+        _ arguments: [String], dataHome: URL, input: String? = nil, environment extra: [String: String] = [:]
+    ) throws -> Run {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ONTHEMAP_") }
         environment["XDG_DATA_HOME"] = dataHome.path
         // A login's stored session stays in the test's folder, never in the real home's state.
         environment["XDG_STATE_HOME"] = dataHome.appendingPathComponent("state").path
         // No settings file of the developer's changes what a test sees.
         environment["XDG_CONFIG_HOME"] = dataHome.appendingPathComponent("config").path
-        environment.removeValue(forKey: "ONTHEMAP_SERVER")
+        environment.merge(extra) { $1 }
         process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
+        let (stdin, out, err) = (Pipe(), Pipe(), Pipe())
+        if input != nil { process.standardInput = stdin }
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Run(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// `run` on a thread of its own: it blocks until the process ends, and a test server in this
+    /// process answering that process needs the cooperative pool's few threads (bcrypt included),
+    /// which a blocked test thread would starve on a 2-core machine.
+    static func runOffPool(_ arguments: [String], dataHome: URL, input: String? = nil) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try run(arguments, dataHome: dataHome, input: input) })
+            }.start()
+        }
     }
 
     static func temporaryFolder() throws -> URL {

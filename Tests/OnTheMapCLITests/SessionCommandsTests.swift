@@ -10,45 +10,10 @@ import Testing
 /// `login` → `whoami` → `post --yes` → `list` → `post` (overwrite) → `logout` → `whoami`, each
 /// the real binary against a real server, with the state file checked on the way.
 @Suite struct SessionCommandsTests {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Run = ListCommandTests.Run
 
-    /// Runs `onthemap` with its own XDG folders and `input` on stdin (a pipe: never a terminal),
-    /// waiting on a Dispatch thread: the in-process server needs the concurrency pool (bcrypt),
-    /// which a blocked test thread would starve on a 2-core machine.
     static func run(_ arguments: [String], home: URL, input: String = "") async throws -> Run {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try runBlocking(arguments, home: home, input: input) })
-            }
-        }
-    }
-
-    private static func runBlocking(_ arguments: [String], home: URL, input: String) throws -> Run {
-        let process = Process()
-        process.executableURL = ListCommandTests.binary
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-        environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
-        environment.removeValue(forKey: "ONTHEMAP_SERVER")
-        process.environment = environment
-        let (stdin, out, err) = (Pipe(), Pipe(), Pipe())
-        process.standardInput = stdin
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        try await ListCommandTests.runOffPool(arguments, dataHome: home, input: input)
     }
 
     @Test func logInOnceThenScriptTheRest() async throws {
