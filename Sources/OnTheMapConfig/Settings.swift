@@ -1,7 +1,8 @@
 import TerminalUI
 
 /// The effective settings of one run and where each came from. Precedence, highest first: flags,
-/// environment (`ONTHEMAP_SERVER`, `ONTHEMAP_DIALECT`, `ONTHEMAP_GEOCODER`, `ONTHEMAP_THEME`), the
+/// environment (`ONTHEMAP_SERVER`, `ONTHEMAP_DIALECT`, `ONTHEMAP_GEOCODER`, `ONTHEMAP_THEME`,
+/// `ACCESSIBLE`), the
 /// settings file, defaults. A value that is not valid where it was given is reported and skipped,
 /// so the next source down decides.
 public struct Settings: Sendable {
@@ -15,6 +16,9 @@ public struct Settings: Sendable {
     public var theme: Sourced<Theme.Name>
     public var mouse: Sourced<Bool>
     public var ascii: Sourced<Bool>
+    /// Accessible mode: the map in words, the cursor on the selection, ASCII frames, nothing only
+    /// by colour (`--accessible`, `ACCESSIBLE=1`, `accessible = true`).
+    public var accessible: Sourced<Bool>
     /// The key table with the file's `[keys]` applied.
     public var keys: KeyMap
     /// The overrides that were applied, in file order.
@@ -64,6 +68,15 @@ public struct Settings: Sendable {
         }
         let mouse = boolean("mouse", flag: flags.mouse, flagName: flags.mouse == false ? "--no-mouse" : "--mouse", default: true)
         let ascii = boolean("ascii", flag: flags.ascii, flagName: flags.ascii == false ? "--no-ascii" : "--ascii", default: false)
+        let accessible: Sourced<Bool>
+        if let flag = flags.accessible {
+            accessible = Sourced(flag, from: .flag(flag ? "--accessible" : "--no-accessible"))
+        } else if let text = environment["ACCESSIBLE"], !text.isEmpty {
+            // The convention (charmbracelet/huh, gh): set and not "0"/"false" means on.
+            accessible = Sourced(!["0", "false", "no"].contains(text.lowercased()), from: .environment("ACCESSIBLE"))
+        } else {
+            accessible = boolean("accessible", flag: nil, flagName: "", default: false)
+        }
         var overrides = KeyOverrides(file: file)
         let keys = overrides.apply(to: .standard)
         for problem in overrides.problems { file.report(problem) }
@@ -73,7 +86,7 @@ public struct Settings: Sendable {
             geocoder: geocoder ?? Sourced("offline", from: .defaultValue),
             theme: theme.flatMap { picked in Theme.Name(rawValue: picked.value).map { Sourced($0, from: picked.source) } }
                 ?? Sourced(.dark, from: .defaultValue),
-            mouse: mouse, ascii: ascii, keys: keys, keyOverrides: overrides.applied, file: file,
+            mouse: mouse, ascii: ascii, accessible: accessible, keys: keys, keyOverrides: overrides.applied, file: file,
             problems: file.problems.map(\.description) + problems)
     }
 

@@ -6,11 +6,13 @@ public struct SettingsFlags: Sendable, Hashable {
     public var theme: String?
     public var mouse: Bool?
     public var ascii: Bool?
+    public var accessible: Bool?
 
     public init(
         server: String? = nil, dialect: String? = nil, geocoder: String? = nil, theme: String? = nil,
-        mouse: Bool? = nil, ascii: Bool? = nil
+        mouse: Bool? = nil, ascii: Bool? = nil, accessible: Bool? = nil
     ) {
+        self.accessible = accessible
         self.server = server
         self.dialect = dialect
         self.geocoder = geocoder

@@ -12,7 +12,7 @@ struct ConfigCommand: ParsableCommand {
         abstract: "Print the effective settings and where each came from.",
         discussion: """
             Precedence, highest first: flags, environment (ONTHEMAP_SERVER, ONTHEMAP_DIALECT, \
-            ONTHEMAP_GEOCODER, ONTHEMAP_THEME), the settings file \
+            ONTHEMAP_GEOCODER, ONTHEMAP_THEME, ACCESSIBLE), the settings file \
             ($XDG_CONFIG_HOME/onthemap/config.toml, else ~/.config/onthemap/config.toml), defaults. \
             Problems in the file are printed on stderr with their line; the rest still applies.
             """)
@@ -37,6 +37,7 @@ struct ConfigCommand: ParsableCommand {
             ("theme", settings.theme.value.rawValue, "(\(settings.theme.source))"),
             ("mouse", settings.mouse.value ? "true" : "false", "(\(settings.mouse.source))"),
             ("ascii", settings.ascii.value ? "true" : "false", "(\(settings.ascii.source))"),
+            ("accessible", settings.accessible.value ? "true" : "false", "(\(settings.accessible.source))"),
         ]
         for override in settings.keyOverrides {
             rows.append(

@@ -3,7 +3,7 @@ import TerminalUI
 
 extension Theme.Name: ExpressibleByArgument {}
 
-/// `--theme`, `--[no-]mouse`, `--[no-]ascii`: how the terminal app looks and listens. Each is
+/// `--theme`, `--[no-]mouse`, `--[no-]ascii`, `--[no-]accessible`: how the terminal app looks and listens. Each is
 /// nil when not given, so that the settings file and the defaults decide (`AppSettings`).
 struct DisplayOptions: ParsableArguments {
     @Option(help: "dark (the default), light (for a light terminal background) or mono; NO_COLOR makes it mono.")
@@ -16,4 +16,9 @@ struct DisplayOptions: ParsableArguments {
 
     @Flag(inversion: .prefixedNo, help: "Draw with ASCII only (for fonts without Braille or box drawing).")
     var ascii: Bool?
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Accessible mode: the map told in words, the cursor on the selection, nothing only by colour (also ACCESSIBLE=1).")
+    var accessible: Bool?
 }

@@ -46,6 +46,7 @@ import Testing
                 "theme mono (flag --theme)",
                 "mouse false (file \(path):4)",
                 "ascii true (flag --ascii)",
+                "accessible false (default)",
                 "keys.refresh R (file \(path):7)",
             ])
     }
