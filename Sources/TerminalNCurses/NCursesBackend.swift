@@ -86,6 +86,18 @@ public final class NCursesBackend: Backend {
         lastFrame = buffer
     }
 
+    /// Puts the terminal's cursor on the selected item (screen readers and input methods follow
+    /// it), shown in accessible mode and hidden otherwise.
+    public func placeCursor(_ spot: CursorSpot?, visible: Bool) {
+        guard let spot else {
+            curs_set(0)
+            return
+        }
+        wmove(otm_stdscr(), Int32(spot.y), Int32(spot.x))
+        curs_set(visible ? 1 : 0)
+        refresh()
+    }
+
     /// Writes the OSC 52 sequence straight to the terminal, after curses has flushed its frame
     /// (it never goes through the cell grid or curses' idea of the screen).
     public func setClipboard(_ text: String) {

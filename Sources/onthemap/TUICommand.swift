@@ -86,7 +86,10 @@ struct TUICommand: AsyncParsableCommand {
         model.login.transportWarning = serverOptions.configuredServer.flatMap(URL.init(string:)).flatMap(
             PlainHTTPWarning.message(for:))
         if let stored { model.resume(stored.userSession, expectsEmail: serverOptions.effectiveDialect == .v1) }
-        let controller = AppController(app: model, keys: settings.keys, ascii: backend.asciiOnly)
+        // Accessible mode draws frames in ASCII (no box drawing) but keeps names as they are.
+        let accessible = settings.accessible.value
+        let controller = AppController(app: model, keys: settings.keys, ascii: backend.asciiOnly || accessible)
+        controller.accessible = accessible
         if let path = environment["ONTHEMAP_TRACE"], !path.isEmpty { controller.trace = FrameTrace(path: path) }
         Task {
             if let connection = await connecting.value, embedded {

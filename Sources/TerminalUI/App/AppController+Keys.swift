@@ -17,6 +17,7 @@ extension AppController {
     func handle(_ key: Key) {
         if let action = keys.action(for: key, in: keyContexts) {
             perform(action)
+            if accessible { announce(action) }
         } else if case .character(let character) = key {
             type(character)
         }

@@ -18,6 +18,11 @@ public final class AppController {
     public var trace: FrameTrace?
     let ascii: Bool
     let started: Date
+    /// Accessible mode (`AppController+Accessible`): the map in words, a sentence per map action
+    /// kept on screen, no animation.
+    public var accessible = false
+    /// The last map action's sentence (accessible mode), shown until the next one.
+    var announcement: String?
 
     public init(app: AppViewModel, keys: KeyMap = .standard, ascii: Bool) {
         self.app = app
@@ -27,7 +32,7 @@ public final class AppController {
     }
 
     /// Milliseconds since start, for spinners.
-    var milliseconds: Int { Int(app.clock().timeIntervalSince(started) * 1000) }
+    var milliseconds: Int { accessible ? 0 : Int(app.clock().timeIntervalSince(started) * 1000) }
 
     /// Draws the screen for a `width`×`height` terminal.
     public func frame(width: Int, height: Int) -> Frame {
@@ -43,12 +48,13 @@ public final class AppController {
                 frame = DeviceLoginScreen.render(flow, over: frame, milliseconds: milliseconds, ascii: ascii, keys: keys)
             }
         case .browsing, .posting:
-            let model = MainModel(
+            var model = MainModel(
                 rows: app.visibleRows, totalCount: app.store.locations.count, browse: app.browse,
                 status: app.store.statusText(), server: app.serverName, accountKey: app.session?.accountKey,
                 now: app.clock(), milliseconds: milliseconds, isRefreshing: app.store.isLoading,
                 annotationOpen: app.isShowingDetails, helpOpen: app.isHelpOpen, toast: app.toast?.text,
                 alert: app.alert, map: map, ascii: ascii, keys: keys, home: app.ownPin)
+            (model.accessible, model.announcement) = (accessible, accessible ? announcement : nil)
             frame = MainScreen.render(model, width: width, height: height)
             if let posting = app.posting {
                 frame = PostingScreen.render(posting, over: frame, milliseconds: milliseconds, ascii: ascii, keys: keys)
@@ -57,7 +63,7 @@ public final class AppController {
         if let question = app.quitQuestion {
             Overlay.alert(&frame.buffer, title: "Quit?", message: question, button: "y / n", ascii: ascii)
         }
-        return frame
+        return placeCursor(in: frame)
     }
 
     /// Runs until the user quits or input ends. A frame is drawn after every event, when
@@ -105,7 +111,9 @@ public final class AppController {
             }
         }
         lastFrame = frame
+        if accessible, let toast = app.toast?.text { announcement = toast }
         backend.draw(frame.buffer)
+        backend.placeCursor(frame.cursor, visible: accessible)
         if let trace {
             let milliseconds = String(format: "%.2f", Date().timeIntervalSince(started) * 1000)
             let screen =

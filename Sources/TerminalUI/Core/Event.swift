@@ -33,4 +33,22 @@ public protocol Backend: AnyObject {
     /// Puts `text` (a cleaned link) on the clipboard, outside the cell grid: the live backend
     /// writes `TerminalEscape.clipboard` to the terminal after the frame.
     func setClipboard(_ text: String)
+    /// Moves the terminal's cursor to `spot` after a frame, shown when `visible` (accessible
+    /// mode), hidden otherwise.
+    func placeCursor(_ spot: CursorSpot?, visible: Bool)
+}
+
+extension Backend {
+    public func placeCursor(_ spot: CursorSpot?, visible: Bool) {}
+}
+
+/// A cell the terminal cursor sits on.
+public struct CursorSpot: Sendable, Hashable {
+    public var x: Int
+    public var y: Int
+
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
+    }
 }

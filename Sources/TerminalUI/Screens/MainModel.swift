@@ -52,6 +52,10 @@ public struct MainModel: Sendable {
     public var keys: KeyMap
     /// Your own pin: the table's and the cards' distances are measured from it.
     public var home: GeoPoint?
+    /// Accessible mode: the Map pane in words, marks said in text (`AccessibleText`).
+    public var accessible = false
+    /// The last map action's sentence or notice, kept on a line until the next one.
+    public var announcement: String?
 
     public init(
         rows: [StudentInformation], totalCount: Int, browse: BrowseState, status: String, server: String,

@@ -30,6 +30,7 @@ public enum MapPane {
 
     public static func render(_ buffer: inout Buffer, model: MainModel, in rect: Rect) -> [Hotspot] {
         guard rect.height > 2, rect.width > 2 else { return [] }
+        if model.accessible { return MapWordsPane.render(&buffer, model: model, in: rect) }
         let area = mapRect(rect)
         let viewport = model.map.viewport(width: area.width, height: area.height)
         let frame = MapRenderer(mode: model.ascii ? .ascii : .braille).render(viewport, pins: pins(model))

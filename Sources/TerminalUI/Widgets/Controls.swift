@@ -18,6 +18,9 @@ public struct Hotspot: Sendable, Hashable {
 public struct Frame: Sendable, Equatable {
     public var buffer: Buffer
     public var hotspots: [Hotspot] = []
+    /// Where the terminal cursor goes: the selected row, the focused field or button (nil: no
+    /// opinion). `AppController.placeCursor` sets it; screen readers follow it.
+    public var cursor: CursorSpot?
 
     public init(buffer: Buffer, hotspots: [Hotspot] = []) {
         self.buffer = buffer
