@@ -1,3 +1,4 @@
+import SafeText
 import ViewModels
 
 /// Accessible mode's sentences: after a map action, what it did in words (`MapWords.sentence`),
@@ -31,7 +32,11 @@ extension AppController {
 
     func cursorSpot(in frame: Frame) -> CursorSpot? {
         func spot(_ target: HotTarget) -> CursorSpot? {
-            frame.hotspots.last { $0.target == target }.map { CursorSpot(x: $0.rect.x, y: $0.rect.y) }
+            // A card (a box) takes the cursor on its first line inside.
+            frame.hotspots.last { $0.target == target }.map { hotspot in
+                let inset = hotspot.rect.height > 2 ? 1 : 0
+                return CursorSpot(x: hotspot.rect.x + inset, y: hotspot.rect.y + inset)
+            }
         }
         if app.isConfirmingQuit { return find("[ y / n ]", in: frame.buffer) }
         if app.hasAlert, let ok = spot(.button(.dismiss)) { return ok }
@@ -85,5 +90,21 @@ extension AppController {
             }
         }
         return nil
+    }
+}
+
+extension AppController {
+    /// The last sentence or notice (a toast once it is taken down) stays on the line above the
+    /// footer of the Table and Cards panes, when the filter does not use it; the Map pane shows
+    /// it on its first line.
+    func sayAnnouncement(_ frame: inout Frame, model: MainModel) {
+        guard let announcement, app.toast == nil, model.browse.pane != .map, !model.browse.isEditingFilter,
+            model.browse.filter.isEmpty
+        else { return }
+        let y = frame.buffer.height - 2
+        frame.buffer.fill(Rect(x: 0, y: y, width: frame.buffer.width, height: 1))
+        frame.buffer.put(
+            "Last notice: " + MapWords.spoken(SafeText.clean(announcement)), x: 1, y: y, style: .accent,
+            maxWidth: frame.buffer.width - 2)
     }
 }

@@ -56,6 +56,7 @@ public final class AppController {
                 alert: app.alert, map: map, ascii: ascii, keys: keys, home: app.ownPin)
             (model.accessible, model.announcement) = (accessible, accessible ? announcement : nil)
             frame = MainScreen.render(model, width: width, height: height)
+            if accessible { sayAnnouncement(&frame, model: model) }
             if let posting = app.posting {
                 frame = PostingScreen.render(posting, over: frame, milliseconds: milliseconds, ascii: ascii, keys: keys)
             }

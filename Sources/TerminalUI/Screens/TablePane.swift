@@ -65,11 +65,14 @@ public enum TablePane {
             if model.accountKey != nil && row.uniqueKey == model.accountKey {
                 buffer.put("●", x: rect.x, y: y, style: RowLook.over(style, Style(foreground: .yellow, bold: true)))
             }
+            // Accessible mode says in words what the mark and the reverse video show.
+            if model.accessible && index == selected { buffer.put(">", x: rect.x + 1, y: y, style: style) }
+            let you = model.accessible && model.accountKey != nil && row.uniqueKey == model.accountKey ? " (you)" : ""
             let date = row.updatedAt ?? row.createdAt
             let km = RowFacts.distanceText(RowFacts.distance(of: row, from: model.home))
             var column = rect.x + 2
             let cells: [(String, Style)] = [
-                (SafeText.clean(row.fullName), style), (SafeText.clean(row.mapString), style),
+                (SafeText.clean(row.fullName) + you, style), (SafeText.clean(row.mapString), style),
                 (RowFacts.country(of: row) ?? "", style),
                 (String(repeating: " ", count: max(0, widths[3] - km.count)) + km, style), ("", style),
                 (date.map { AgeText.text(from: $0, now: model.now) } ?? "–", RowLook.over(style, RowLook.recency(date, now: model.now))),
