@@ -17,6 +17,7 @@ struct ListCommand: AsyncParsableCommand {
         inversion: .prefixedNo,
         help: "Links as OSC 8 hyperlinks in the table (default: off; on with --hyperlinks even when piped).")
     var hyperlinks: Bool?
+    @OptionGroup var accessible: AccessibleOption
 
     func validate() throws {
         guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000.") }
@@ -30,6 +31,7 @@ struct ListCommand: AsyncParsableCommand {
         }
         let output: String =
             switch format {
+            case .table where accessible.isOn: AccessibleOutput.list(list.locations)
             case .table:
                 LocationFormatter.table(
                     list.locations, hyperlinks: HyperlinkSetting.effective(flag: hyperlinks, environment: ProcessInfo.processInfo.environment))

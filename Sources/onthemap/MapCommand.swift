@@ -13,7 +13,7 @@ struct MapCommand: AsyncParsableCommand {
         discussion: """
             Braille by default (2×4 dots a character), --ascii for terminals without Braille glyphs. \
             The size is the terminal's when stdout is one, else 160×48. Pins: o one location, \
-            2–9 or + several in one cell.
+            2–9 or + several in one cell. --accessible (or ACCESSIBLE=1) tells the view in words instead.
             """)
 
     @OptionGroup var serverOptions: ServerOptions
@@ -28,6 +28,7 @@ struct MapCommand: AsyncParsableCommand {
     var place: String?
     @Flag(help: "Draw with ASCII instead of Braille.") var ascii = false
     @Option(help: "Colour: auto (a terminal without NO_COLOR), always or never.") var color: MapColoring.Choice = .auto
+    @OptionGroup var accessible: AccessibleOption
 
     func validate() throws {
         if let width, !(10...1000).contains(width) { throw ValidationError("--width must be between 10 and 1000.") }
@@ -61,6 +62,12 @@ struct MapCommand: AsyncParsableCommand {
         }
         let list = try await serverOptions.recentLocations(count: 100)
         let point = center.flatMap(MapRendering.coordinate)
+        if accessible.isOn {
+            let viewport = MapRendering.viewport(
+                width: size.width, height: size.height, center: point, zoom: zoom, view: placeView)
+            FileHandle.standardOutput.write(Data(AccessibleOutput.map(list.locations, viewport: viewport).utf8))
+            return
+        }
         let text = MapRendering.render(
             list.locations, width: size.width, height: size.height, center: point, zoom: zoom, view: placeView,
             mode: ascii ? .ascii : .braille, colored: color.enabled)

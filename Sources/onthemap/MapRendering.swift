@@ -10,20 +10,26 @@ enum MapRendering {
     }
 
     /// The map lines plus one footer line, each ending in a newline.
+    /// The view `map` shows: `view` when given, else centred on `center` (or the world's centre) at `zoom`.
+    static func viewport(
+        width: Int, height: Int, center: (latitude: Double, longitude: Double)?, zoom: Double, view: Viewport? = nil
+    ) -> Viewport {
+        if let view { return view }
+        if let center {
+            return Viewport(
+                width: width, height: height, centerLatitude: center.latitude, centerLongitude: center.longitude,
+                zoom: zoom)
+        }
+        var viewport = Viewport.world(width: width, height: height)
+        viewport.setZoom(zoom)
+        return viewport
+    }
+
     static func render(
         _ locations: [StudentInformation], width: Int, height: Int, center: (latitude: Double, longitude: Double)?,
         zoom: Double, view: Viewport? = nil, mode: MapRenderer.Mode, colored: Bool = false
     ) -> String {
-        var viewport = Viewport.world(width: width, height: height)
-        if let view {
-            viewport = view
-        } else if let center {
-            viewport = Viewport(
-                width: width, height: height, centerLatitude: center.latitude, centerLongitude: center.longitude,
-                zoom: zoom)
-        } else {
-            viewport.setZoom(zoom)
-        }
+        let viewport = Self.viewport(width: width, height: height, center: center, zoom: zoom, view: view)
         let frame = MapRenderer(mode: mode).render(viewport, pins: pins(locations))
         let shown = frame.pins.indices.filter { frame.cell(ofPinAt: $0) != nil }.count
         var footer = "\(locations.count) location\(locations.count == 1 ? "" : "s")"

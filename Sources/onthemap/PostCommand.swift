@@ -27,6 +27,7 @@ struct PostCommand: AsyncParsableCommand {
     @Option(help: "The link to share (http or https; https:// is added when missing).") var link: String
     @Flag(name: .shortAndLong, help: "Post without asking.") var yes = false
     @Flag(help: "Print the posted row as JSON.") var json = false
+    @OptionGroup var accessible: AccessibleOption
 
     func run() async throws {
         let stored = try serverOptions.storedSession()
@@ -70,7 +71,16 @@ struct PostCommand: AsyncParsableCommand {
             print(try Self.json(objectId: posted.objectId, overwrote: posted.overwrote, place: best, link: mediaURL))
         } else {
             let verb = posted.overwrote ? "Overwrote your existing row" : "Posted"
-            print("\(verb) \(SafeText.clean(posted.objectId)): \(summary)")
+            if accessible.isOn {
+                // Said aloud: no arrow, coordinates rounded, the id last.
+                print(
+                    String(
+                        format: "%@: %@, at %.2f, %.2f, with the link %@. Row %@.", verb,
+                        SafeText.clean(best.displayName), best.latitude, best.longitude, mediaURL,
+                        SafeText.clean(posted.objectId)))
+            } else {
+                print("\(verb) \(SafeText.clean(posted.objectId)): \(summary)")
+            }
         }
     }
 

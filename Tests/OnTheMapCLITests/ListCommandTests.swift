@@ -30,7 +30,9 @@ import Testing
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ONTHEMAP_") }
+        var environment = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("ONTHEMAP_") && $0.key != "ACCESSIBLE"
+        }
         environment["XDG_DATA_HOME"] = dataHome.path
         // A login's stored session stays in the test's folder, never in the real home's state.
         environment["XDG_STATE_HOME"] = dataHome.appendingPathComponent("state").path
