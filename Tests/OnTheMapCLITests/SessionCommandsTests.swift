@@ -73,6 +73,11 @@ import Testing
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.hasPrefix("Overwrote your existing row \(objectId)"))
         #expect(try await server.locationCount() == 1)
+        // Accessible mode: one sentence, no arrow, the id last.
+        let spoken = try await onthemap(
+            ["post", "--place", "Porto, Portugal", "--link", "https://ada.example.org", "--yes", "--accessible"])
+        #expect(spoken.stdout.hasPrefix("Overwrote your existing row: Porto"), "\(spoken.stdout)")
+        #expect(spoken.stdout.hasSuffix(", with the link https://ada.example.org. Row \(objectId).\n"))
 
         let logout = try await onthemap(["logout"])
         #expect(logout.status == 0, "\(logout.stderr)")
