@@ -53,6 +53,19 @@ struct AccessibleScreenTests {
         #expect(underCursor(frame(ui)).hasPrefix("[ Log"), "on the focused button")
     }
 
+    @Test func afterLogOutTheCursorIsOnThePasswordField() async {
+        let ui = app()
+        await logIn(ui)
+        ui.handle(.key(.character("2")))
+        _ = frame(ui)
+        ui.handle(.key(.character("L")))
+        #expect(await eventually { ui.app.phase == .login })
+        let login = frame(ui)
+        #expect(underCursor(login).isEmpty || login.cursor != nil)
+        let line = login.buffer.text.split(separator: "\n", omittingEmptySubsequences: false)[login.cursor?.y ?? 0]
+        #expect(line.contains("Password"), "\(String(describing: login.cursor)) \(line)")
+    }
+
     @Test func theCursorIsOnTheSelectedRowOfTheTableAndTheCards() async {
         let ui = app()
         await logIn(ui)
