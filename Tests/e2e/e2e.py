@@ -395,7 +395,9 @@ def accessible_mode():
     said(session, "[ Finish ]", lambda before, after: after.startswith("[ Finish ]"), "preview: the Finish button")
     keys(session, "Enter")
     # The demo account may already have a row (when the suite posted before): then it asks.
-    if "Overwrite it?" in wait_for(session, lambda text: "Overwrite it?" in text or "(you)" in text, what="posted"):
+    def asked_or_posted(text):
+        return "Overwrite it?" in text or ("(you)" in text and "Post your location" not in text)
+    if "Overwrite it?" in wait_for(session, asked_or_posted, what="the overwrite question or the posted row"):
         said(session, "Overwrite it?", lambda before, after: after.startswith("[ Overwrite ]"), "the overwrite button")
         keys(session, "Enter")
     screen = said(session, "(you)", lambda before, after: ">" in before + after[:2], "posted: your row said in words")

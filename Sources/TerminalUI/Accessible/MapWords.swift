@@ -81,7 +81,7 @@ public enum MapWords {
         if !place.isEmpty { parts.append(place) }
         if withCountry, let country = RowFacts.country(of: row), !place.contains(country) { parts.append(country) }
         if let kilometres = RowFacts.distance(of: row, from: home) {
-            parts.append(kilometres < 1 ? "where you are" : "\(RowFacts.distanceText(kilometres)) km from you")
+            parts.append(kilometres < 1 ? "where you are" : "\(kilometresText(kilometres)) from you")
         }
         if let date = row.updatedAt ?? row.createdAt { parts.append(AgeText.text(from: date, now: now)) }
         if let accountKey, row.uniqueKey == accountKey { parts.append("your pin") }
@@ -127,14 +127,27 @@ public enum MapWords {
         return region(latitude: latitude, longitude: longitude) ?? country ?? "the open sea"
     }
 
-    /// `centred on 48.85 N 2.35 E, about 1 200 km across`.
+    /// `centred on 48.85 north, 2.35 east, about 1,200 km across`: words and comma-grouped
+    /// numbers, which a speech synthesizer reads as numbers (espeak-ng reads "1 200" as "one,
+    /// two hundred" and "2.35E" as letters).
     public static func centreAndSpan(of viewport: Viewport) -> String {
-        let scale = MapScale(viewport)
+        let (latitude, longitude) = (viewport.centerLatitude, viewport.centerLongitude)
         let across =
-            Double(viewport.width) * viewport.degreesPerColumn * 111.32
-            * max(0.01, cos(viewport.centerLatitude * .pi / 180))
-        let span = min(across, 40_075)
-        return "centred on \(scale.center(ascii: true)), about \(RowFacts.distanceText(span.rounded())) km across"
+            Double(viewport.width) * viewport.degreesPerColumn * 111.32 * max(0.01, cos(latitude * .pi / 180))
+        return "centred on " + String(format: "%.2f", abs(latitude)) + (latitude < 0 ? " south, " : " north, ")
+            + String(format: "%.2f", abs(longitude)) + (longitude < 0 ? " west" : " east")
+            + ", about \(kilometresText(min(across, 40_075))) across"
+    }
+
+    /// `850 km`, `1,264 km`, `12,300 km`.
+    public static func kilometresText(_ kilometres: Double) -> String {
+        var digits = String(Int(kilometres.rounded()))
+        var grouped = ""
+        while digits.count > 3 {
+            grouped = "," + digits.suffix(3) + grouped
+            digits.removeLast(3)
+        }
+        return digits + grouped + " km"
     }
 
     /// Large regions by a box around their middle, most specific first: names for the
