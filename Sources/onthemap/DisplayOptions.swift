@@ -19,6 +19,8 @@ struct DisplayOptions: ParsableArguments {
 
     @Flag(
         inversion: .prefixedNo,
-        help: "Accessible mode: the map told in words, the cursor on the selection, nothing only by colour (also ACCESSIBLE=1).")
+        help: ArgumentHelp(
+            "For screen readers: the map in words, the cursor on the selection, nothing only by colour.",
+            discussion: "Also ACCESSIBLE=1 or accessible = true in the settings file."))
     var accessible: Bool?
 }

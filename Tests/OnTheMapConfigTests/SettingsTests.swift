@@ -53,7 +53,8 @@ struct SettingsTests {
         let off = Settings.resolve(flags: SettingsFlags(), environment: [:], file: file(""))
         #expect(off.accessible == Sourced(false, from: .defaultValue))
         let fromFile = Settings.resolve(flags: SettingsFlags(), environment: [:], file: file("accessible = true\n"))
-        #expect(fromFile.accessible == Sourced(true, from: .file(path: Self.path, line: 1)) && fromFile.problems.isEmpty)
+        #expect(fromFile.accessible == Sourced(true, from: .file(path: Self.path, line: 1)))
+        #expect(fromFile.problems.isEmpty)
         let fromEnvironment = Settings.resolve(
             flags: SettingsFlags(), environment: ["ACCESSIBLE": "1"], file: file("accessible = false\n"))
         #expect(fromEnvironment.accessible == Sourced(true, from: .environment("ACCESSIBLE")))
@@ -81,7 +82,8 @@ struct SettingsTests {
         let expected = [
             "\(Self.path):2: server must be an http:// or https:// URL, not \"ftp://x\"; ignored",
             "\(Self.path):3: theme must be dark, light or mono, not \"pink\"; ignored",
-            "\(Self.path):5: unknown setting \"colour\" (known: server, dialect, geocoder, theme, mouse, ascii, accessible, [keys])",
+            "\(Self.path):5: unknown setting \"colour\" (known: server, dialect, geocoder, theme, mouse, ascii, "
+                + "accessible, [keys])",
             "\(Self.path):6: mouse must be true or false",
             "environment ONTHEMAP_DIALECT: dialect must be v1 or legacy, not \"v9\"; ignored",
         ]

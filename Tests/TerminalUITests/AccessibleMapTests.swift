@@ -16,12 +16,15 @@ struct AccessibleMapTests {
     /// (U+2500–U+257F) and block elements (U+2580–U+259F).
     static func noise(_ text: String) -> [Character] {
         text.filter { character in
-            character.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) || (0x2500...0x259F).contains($0.value) }
+            character.unicodeScalars.contains {
+                (0x2800...0x28FF).contains($0.value) || (0x2500...0x259F).contains($0.value)
+            }
         }
     }
 
     static func words(latitude: Double, longitude: Double, zoom: Double) -> String {
-        let viewport = Viewport(width: 100, height: 30, centerLatitude: latitude, centerLongitude: longitude, zoom: zoom)
+        let viewport = Viewport(
+            width: 100, height: 30, centerLatitude: latitude, centerLongitude: longitude, zoom: zoom)
         return MapWords.lines(
             viewport: viewport, rows: SampleRows.all, selectedID: "r2", accountKey: FakeAPI.accountKey, home: london,
             now: TestClock.start

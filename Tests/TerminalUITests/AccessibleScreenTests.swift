@@ -113,12 +113,54 @@ struct AccessibleScreenTests {
         let table = frame(ui).buffer.text
         // Your own row (a yellow dot), the selection (reverse video), recency (green, yellow).
         #expect(table.contains("Ada Lovelace (you)"))
-        #expect(table.split(separator: "\n").contains { $0.contains(">") && $0.contains(ui.app.selectedRow?.firstName ?? "?") })
+        #expect(
+            table.split(separator: "\n").contains {
+                $0.contains(">") && $0.contains(ui.app.selectedRow?.firstName ?? "?")
+            })
         #expect(table.contains("30 min ago") && table.contains("3 h ago"))
         ui.handle(.key(.character("3")))
         #expect(frame(ui).buffer.text.contains("Ada Lovelace (you)"))
         ui.handle(.key(.character("1")))
         #expect(frame(ui).buffer.text.contains("your pin"))
+    }
+
+    @Test func aToastStaysOnALineAfterItIsTakenDown() async {
+        for accessible in [true, false] {
+            let clock = TestClock()
+            let model = AppViewModel(
+                api: FakeAPI(), geocoder: FakeGeocoder(), opener: LinkOpener(environment: [:]),
+                serverName: "127.0.0.1:8080", cache: nil, clock: clock.read)
+            let ui = AppController(app: model, keys: .standard, ascii: true)
+            ui.accessible = accessible
+            await logIn(ui)
+            ui.handle(.key(.character("2")))
+            model.show(toast: "Server said hello")
+            ui.handle(.key(.character("j")))
+            #expect(ui.frame(width: 120, height: 40).buffer.text.contains("Server said hello"))
+            clock.advance(seconds: 10)
+            model.tick()
+            #expect(model.toast == nil)
+            let after = ui.frame(width: 120, height: 40).buffer.text
+            #expect(after.contains("Last notice: Server said hello") == accessible, "accessible: \(accessible)")
+            // A map action's sentence replaces it, and the old toast does not come back.
+            ui.handle(.key(.character("1")))
+            ui.handle(.key(.character("+")))
+            #expect(accessible ? ui.lastAnnouncement?.hasPrefix("Zoomed in to") == true : ui.lastAnnouncement == nil)
+        }
+    }
+
+    @Test func noSpinnerTurnsInAccessibleMode() async {
+        let clock = TestClock()
+        let model = AppViewModel(
+            api: FakeAPI(), geocoder: FakeGeocoder(), opener: LinkOpener(environment: [:]),
+            serverName: "127.0.0.1:8080", cache: nil, clock: clock.read)
+        let ui = AppController(app: model, keys: .standard, ascii: true)
+        ui.accessible = true
+        #expect(ui.milliseconds == 0)
+        clock.advance(seconds: 0.5)
+        #expect(ui.milliseconds == 0, "the spinners' clock stands still")
+        ui.accessible = false
+        #expect(ui.milliseconds == 500)
     }
 
     @Test func theDefaultModeMarksNothingInWordsAndHidesTheCursor() async {

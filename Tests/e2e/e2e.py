@@ -344,7 +344,8 @@ NOISE = re.compile("[\u2800-\u28ff\u2500-\u259f]")  # Braille, box drawing, bloc
 
 def cursor(session):
     """tmux's idea of the app's cursor: (x, y, visible)."""
-    x, y, flag = tmux("display-message", "-p", "-t", session, "#{cursor_x},#{cursor_y},#{cursor_flag}").stdout.strip().split(",")
+    answer = tmux("display-message", "-p", "-t", session, "#{cursor_x},#{cursor_y},#{cursor_flag}").stdout
+    x, y, flag = answer.strip().split(",")
     return int(x), int(y), flag == "1"
 
 

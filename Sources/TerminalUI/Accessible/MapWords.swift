@@ -22,7 +22,9 @@ public enum MapWords {
     static func ordered(_ rows: [StudentInformation], home: GeoPoint?) -> [StudentInformation] {
         rows.sorted { left, right in
             if let home {
-                let (a, b) = (RowFacts.distance(of: left, from: home) ?? 0, RowFacts.distance(of: right, from: home) ?? 0)
+                let (a, b) = (
+                    RowFacts.distance(of: left, from: home) ?? 0, RowFacts.distance(of: right, from: home) ?? 0
+                )
                 if a != b { return a < b }
             } else {
                 let (a, b) = (date(of: left), date(of: right))

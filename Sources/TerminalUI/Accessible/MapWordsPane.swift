@@ -12,7 +12,9 @@ public enum MapWordsPane {
             home: model.home, now: model.now)
         var top = rect.y
         if let announcement = model.announcement {
-            buffer.put(MapWords.spoken(SafeText.clean(announcement)), x: rect.x + 1, y: top, style: .bold, maxWidth: rect.width - 2)
+            buffer.put(
+                MapWords.spoken(SafeText.clean(announcement)), x: rect.x + 1, y: top, style: .bold,
+                maxWidth: rect.width - 2)
             top += 1
         }
         // The two heading lines stay; the listing below them scrolls to the selection.
@@ -25,7 +27,9 @@ public enum MapWordsPane {
         let listing = Array(lines.dropFirst(heading))
         let selectedLine = listing.firstIndex { $0.id != nil && $0.id == model.selected?.objectId }
         var offset = 0
-        if let selectedLine, selectedLine >= room { offset = min(selectedLine - room / 2, max(0, listing.count - room)) }
+        if let selectedLine, selectedLine >= room {
+            offset = min(selectedLine - room / 2, max(0, listing.count - room))
+        }
         var hotspots: [Hotspot] = []
         for (index, line) in listing.dropFirst(offset).prefix(room).enumerated() {
             let y = listTop + index
@@ -34,7 +38,8 @@ public enum MapWordsPane {
                 line.text, x: rect.x + 1, y: y, style: selected ? Style(bold: true, reverse: true) : .plain,
                 maxWidth: rect.width - 2)
             if let id = line.id {
-                hotspots.append(Hotspot(rect: Rect(x: rect.x + 1, y: y, width: rect.width - 2, height: 1), target: .row(id)))
+                hotspots.append(
+                    Hotspot(rect: Rect(x: rect.x + 1, y: y, width: rect.width - 2, height: 1), target: .row(id)))
             }
         }
         if offset + room < listing.count {
@@ -49,7 +54,8 @@ public enum MapWordsPane {
             let y = rect.maxY - 2
             buffer.fill(Rect(x: rect.x, y: y, width: rect.width, height: 2))
             buffer.put("Details: " + text, x: rect.x + 1, y: y, style: .bold, maxWidth: rect.width - 2)
-            buffer.put("Link: \(link) (Enter or o opens, Esc closes)", x: rect.x + 1, y: y + 1, maxWidth: rect.width - 2)
+            buffer.put(
+                "Link: \(link) (Enter or o opens, Esc closes)", x: rect.x + 1, y: y + 1, maxWidth: rect.width - 2)
         }
         return hotspots
     }

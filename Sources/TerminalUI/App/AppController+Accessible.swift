@@ -4,7 +4,15 @@ import ViewModels
 /// Accessible mode's sentences: after a map action, what it did in words (`MapWords.sentence`),
 /// kept on the Map pane's first line until the next one.
 extension AppController {
+    /// A new toast becomes the announcement, which stays after the toast is taken down.
+    func noteToast() {
+        guard let toast = app.toast, toast != notedToast else { return }
+        notedToast = toast
+        announcement = toast.text
+    }
+
     func announce(_ action: Action) {
+        noteToast()
         guard app.phase == .browsing, app.browse.pane == .map, !app.isHelpOpen else { return }
         let area = mapArea
         guard

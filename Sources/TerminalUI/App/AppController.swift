@@ -23,6 +23,8 @@ public final class AppController {
     public var accessible = false
     /// The last map action's sentence (accessible mode), shown until the next one.
     var announcement: String?
+    /// The toast last repeated as the announcement, so that it is repeated once.
+    var notedToast: AppViewModel.Toast?
 
     public init(app: AppViewModel, keys: KeyMap = .standard, ascii: Bool) {
         self.app = app
@@ -112,7 +114,7 @@ public final class AppController {
             }
         }
         lastFrame = frame
-        if accessible, let toast = app.toast?.text { announcement = toast }
+        if accessible { noteToast() }
         backend.draw(frame.buffer)
         backend.placeCursor(frame.cursor, visible: accessible)
         if let trace {
