@@ -149,6 +149,29 @@ struct AccessibleScreenTests {
         }
     }
 
+    @Test func aRefusedFieldIsSaidNotOnlyFlashedRed() async {
+        let ui = app()
+        ui.handle(.key(.tab))
+        ui.handle(.key(.tab))
+        ui.handle(.key(.enter))  // [ Log In ] with both fields empty
+        #expect(await eventually { ui.app.login.flashedField != nil })
+        #expect(frame(ui).buffer.text.contains("Email is required."))
+    }
+
+    @Test func thePostingPreviewSaysWhereThePinIs() async {
+        let ui = app()
+        await logIn(ui)
+        ui.handle(.key(.character("p")))
+        for character in "Mountain View" { ui.handle(.key(.character(character))) }
+        ui.handle(.key(.enter))
+        for character in "example.com" { ui.handle(.key(.character(character))) }
+        ui.handle(.key(.enter))
+        #expect(await eventually { ui.app.posting?.chosen != nil })
+        let preview = frame(ui)
+        #expect(preview.buffer.text.contains("The pin: "), "\(preview.buffer.text)")
+        #expect(!preview.buffer.text.contains(":::"), "no drawn map")
+    }
+
     @Test func noSpinnerTurnsInAccessibleMode() async {
         let clock = TestClock()
         let model = AppViewModel(

@@ -14,8 +14,11 @@ public enum AccessibleText {
                 let cell = buffer[x, y]
                 guard cell.character.unicodeScalars.contains(where: isNoise) else { continue }
                 var plain = cell
-                // The text field's caret: the terminal's own cursor stands there instead.
-                plain.character = cell.character == "▏" ? " " : AsciiFallback.character(for: cell.character)
+                // Box drawing becomes + - |; Braille dots and blocks (a QR code, the text
+                // field's caret, where the terminal's own cursor stands instead) become blanks:
+                // read aloud they are only noise.
+                let box = cell.character.unicodeScalars.allSatisfy { (0x2500...0x257F).contains($0.value) }
+                plain.character = box ? AsciiFallback.character(for: cell.character) : " "
                 buffer[x, y] = plain
             }
         }

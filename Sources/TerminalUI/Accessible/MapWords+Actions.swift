@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import OnTheMapModels
 import SafeText
 import ViewModels
@@ -39,5 +40,15 @@ extension MapWords {
         case .closeDetails: return "Closed the details."
         default: return nil
         }
+    }
+
+    /// The posting preview's map in words: `The pin: 35.69 north, 139.69 east, in Japan.`
+    public static func pinSentence(_ place: Placemark) -> String {
+        let country = PlaceLabels.country(atLatitude: place.latitude, longitude: place.longitude).map {
+            PlaceLabels.countries[$0].name
+        }
+        return "The pin: " + String(format: "%.2f", abs(place.latitude)) + (place.latitude < 0 ? " south, " : " north, ")
+            + String(format: "%.2f", abs(place.longitude)) + (place.longitude < 0 ? " west" : " east")
+            + (country.map { ", in \($0)." } ?? ", at sea.")
     }
 }

@@ -34,6 +34,13 @@ extension AppController {
     func placeCursor(in frame: Frame) -> Frame {
         var frame = frame
         frame.cursor = cursorSpot(in: frame)
+        if accessible, app.phase == .login, app.deviceLogin == nil, let field = app.login.flashedField {
+            // A refused field flashes red: say it too, on the line above the footer.
+            let y = frame.buffer.height - 2
+            frame.buffer.fill(Rect(x: 0, y: y, width: frame.buffer.width, height: 1))
+            frame.buffer.put(
+                "\(Self.name(of: field)) is required.", x: 1, y: y, style: .danger, maxWidth: frame.buffer.width - 2)
+        }
         if accessible { frame.buffer = AccessibleText.plain(frame.buffer) }
         return frame
     }
@@ -114,5 +121,16 @@ extension AppController {
         frame.buffer.put(
             "Last notice: " + MapWords.spoken(SafeText.clean(announcement)), x: 1, y: y, style: .accent,
             maxWidth: frame.buffer.width - 2)
+    }
+
+    static func name(of field: LoginField) -> String {
+        switch field {
+        case .firstName: "First name"
+        case .lastName: "Last name"
+        case .email: "Email"
+        case .password: "Password"
+        case .invite: "Invite code"
+        case .submit, .switchMode, .provider: "This"
+        }
     }
 }

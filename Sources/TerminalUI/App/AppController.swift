@@ -60,7 +60,8 @@ public final class AppController {
             frame = MainScreen.render(model, width: width, height: height)
             if accessible { sayAnnouncement(&frame, model: model) }
             if let posting = app.posting {
-                frame = PostingScreen.render(posting, over: frame, milliseconds: milliseconds, ascii: ascii, keys: keys)
+                frame = PostingScreen.render(
+                    posting, over: frame, milliseconds: milliseconds, ascii: ascii, keys: keys, accessible: accessible)
             }
         }
         if let question = app.quitQuestion {

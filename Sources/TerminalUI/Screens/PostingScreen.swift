@@ -10,7 +10,7 @@ import WorldMap
 public enum PostingScreen {
     public static func render(
         _ model: PostingViewModel, over frame: Frame, milliseconds: Int, ascii: Bool = false,
-        keys: KeyMap = .standard
+        keys: KeyMap = .standard, accessible: Bool = false
     ) -> Frame {
         var buffer = frame.buffer
         buffer.restyle(buffer.area) { $0.dim = true }
@@ -41,7 +41,8 @@ public enum PostingScreen {
         case .confirm, .overwrite:
             preview(
                 &buffer, model: model,
-                in: Rect(x: inner.x, y: inner.y + 7, width: inner.width, height: buttonsY - inner.y - 7), ascii: ascii)
+                in: Rect(x: inner.x, y: inner.y + 7, width: inner.width, height: buttonsY - inner.y - 7), ascii: ascii,
+                accessible: accessible)
             if case .overwrite = model.step {
                 buffer.put(
                     "You already have a location. Overwrite it?", x: inner.x, y: buttonsY - 1,
@@ -74,9 +75,14 @@ public enum PostingScreen {
         return Frame(buffer: buffer, hotspots: hotspots)
     }
 
-    static func preview(_ buffer: inout Buffer, model: PostingViewModel, in rect: Rect, ascii: Bool = false) {
+    static func preview(
+        _ buffer: inout Buffer, model: PostingViewModel, in rect: Rect, ascii: Bool = false, accessible: Bool = false
+    ) {
         guard let place = model.chosen, rect.height > 0 else { return }
-        if rect.height >= 7 {
+        if rect.height >= 7 && accessible {
+            // The mini-map in words (accessible mode): a drawn map reads as noise.
+            buffer.put(MapWords.pinSentence(place), x: rect.x, y: rect.y + 3, maxWidth: rect.width)
+        } else if rect.height >= 7 {
             miniMap(
                 &buffer, place: place, in: Rect(x: rect.x, y: rect.y + 3, width: rect.width, height: rect.height - 4),
                 ascii: ascii)
