@@ -177,7 +177,9 @@ let package = Package(
         .testTarget(
             name: "OnTheMapConfigTests",
             dependencies: ["OnTheMapConfig", "TerminalUI", "ViewModels", "AppTestSupport"]),
-        .testTarget(name: "ServerProcessTests", dependencies: ["OnTheMapServer", "ServerTestSupport"]),
+        .testTarget(
+            name: "ServerProcessTests",
+            dependencies: ["OnTheMapServer", "ServerTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "OnTheMapCLITests",
             dependencies: ["onthemap", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn"]),

@@ -2,17 +2,21 @@ import TerminalUI
 
 /// The effective settings of one run and where each came from. Precedence, highest first: flags,
 /// environment (`ONTHEMAP_SERVER`, `ONTHEMAP_DIALECT`, `ONTHEMAP_GEOCODER`, `ONTHEMAP_THEME`,
-/// `ACCESSIBLE`), the
+/// `ONTHEMAP_PRECISION`, `ACCESSIBLE`), the
 /// settings file, defaults. A value that is not valid where it was given is reported and skipped,
 /// so the next source down decides.
 public struct Settings: Sendable {
     public static let dialects = ["v1", "legacy"]
     public static let geocoders = ["offline", "nominatim", "photon"]
+    /// How precisely a post may place the student (`Geo.Precision`'s cases).
+    public static let precisions = ["city", "exact"]
 
     /// nil: the built-in server with a demo class.
     public var server: Sourced<String?>
     public var dialect: Sourced<String>
     public var geocoder: Sourced<String>
+    /// `city` (the default: a street-level answer is rounded to about 1 km) or `exact`.
+    public var precision: Sourced<String>
     public var theme: Sourced<Theme.Name>
     public var mouse: Sourced<Bool>
     public var ascii: Sourced<Bool>
@@ -56,6 +60,8 @@ public struct Settings: Sendable {
         let dialect = pick("dialect", flag: flags.dialect, variable: "ONTHEMAP_DIALECT", allowed: oneOf("dialect", dialects))
         let geocoder = pick(
             "geocoder", flag: flags.geocoder, variable: "ONTHEMAP_GEOCODER", allowed: oneOf("geocoder", geocoders))
+        let precision = pick(
+            "precision", flag: flags.precision, variable: "ONTHEMAP_PRECISION", allowed: oneOf("precision", precisions))
         let theme = pick(
             "theme", flag: flags.theme, variable: "ONTHEMAP_THEME",
             allowed: oneOf("theme", Theme.Name.allCases.map(\.rawValue)))
@@ -84,6 +90,7 @@ public struct Settings: Sendable {
             server: server.map { Sourced($0.value, from: $0.source) } ?? Sourced(nil, from: .defaultValue),
             dialect: dialect ?? Sourced("v1", from: .defaultValue),
             geocoder: geocoder ?? Sourced("offline", from: .defaultValue),
+            precision: precision ?? Sourced("city", from: .defaultValue),
             theme: theme.flatMap { picked in Theme.Name(rawValue: picked.value).map { Sourced($0, from: picked.source) } }
                 ?? Sourced(.dark, from: .defaultValue),
             mouse: mouse, ascii: ascii, accessible: accessible, keys: keys, keyOverrides: overrides.applied, file: file,

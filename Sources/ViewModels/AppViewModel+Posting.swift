@@ -9,7 +9,7 @@ extension AppViewModel {
             show(toast: "Log in to post your location (L goes back to log in)", seconds: 6)
             return
         }
-        posting = PostingViewModel(api: api, geocoder: geocoder, accountKey: key)
+        posting = PostingViewModel(api: api, geocoder: geocoder, accountKey: key, precision: postingPrecision)
         phase = .posting
     }
 

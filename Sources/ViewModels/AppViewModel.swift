@@ -55,6 +55,8 @@ public final class AppViewModel {
     /// The task running `deviceLogin`: cancelled with it, so a wait or a poll in flight ends at once.
     @ObservationIgnored var deviceLoginTask: Task<Void, Never>?
     let geocoder: any Geocoder
+    /// How precisely a post may place the student (the `precision` setting); city by default.
+    public var postingPrecision: Precision = .city
     let opener: LinkOpener
     public let clock: @Sendable () -> Date
 

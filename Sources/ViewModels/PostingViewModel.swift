@@ -42,13 +42,16 @@ public final class PostingViewModel {
     /// back to the login form once the alert is closed).
     public private(set) var sessionEnded = false
 
+    /// How precisely the post may place the student; `chosen` is already coarsened to it.
+    public let precision: Precision
     private let api: any OnTheMapAPI
     private let geocoder: any Geocoder
     private let accountKey: String
     @ObservationIgnored private var work: Task<Void, Never>?
     @ObservationIgnored private var generation = 0
 
-    public init(api: any OnTheMapAPI, geocoder: any Geocoder, accountKey: String) {
+    public init(api: any OnTheMapAPI, geocoder: any Geocoder, accountKey: String, precision: Precision = .city) {
+        self.precision = precision
         self.api = api
         self.geocoder = geocoder
         self.accountKey = accountKey
@@ -57,12 +60,13 @@ public final class PostingViewModel {
     /// True while a request is in flight (quitting should ask first).
     public var isWorking: Bool { step == .geocoding || step == .posting }
 
-    /// The placemark chosen on the confirm or overwrite step.
+    /// The placemark chosen on the confirm or overwrite step, coarsened to `precision`: what the
+    /// preview shows is what will be posted.
     public var chosen: Placemark? {
         switch step {
         case .confirm(let result), .overwrite(let result, _):
             let all = [result.best] + result.alternatives
-            return all[min(max(choice, 0), all.count - 1)]
+            return precision.coarsen(all[min(max(choice, 0), all.count - 1)])
         default: return nil
         }
     }

@@ -10,7 +10,7 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onthemap-server",
         abstract: "A server that speaks the Udacity session API and the Parse StudentLocation API.",
-        subcommands: [Serve.self, User.self, Invite.self, Seed.self, Export.self, Import.self],
+        subcommands: [Serve.self, User.self, Invite.self, Seed.self, Export.self, Import.self, Backup.self, Restore.self],
         defaultSubcommand: Serve.self)
 }
 

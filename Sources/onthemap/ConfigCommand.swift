@@ -12,7 +12,7 @@ struct ConfigCommand: ParsableCommand {
         abstract: "Print the effective settings and where each came from.",
         discussion: """
             Precedence, highest first: flags, environment (ONTHEMAP_SERVER, ONTHEMAP_DIALECT, \
-            ONTHEMAP_GEOCODER, ONTHEMAP_THEME, ACCESSIBLE), the settings file \
+            ONTHEMAP_GEOCODER, ONTHEMAP_THEME, ONTHEMAP_PRECISION, ACCESSIBLE), the settings file \
             ($XDG_CONFIG_HOME/onthemap/config.toml, else ~/.config/onthemap/config.toml), defaults. \
             Problems in the file are printed on stderr with their line; the rest still applies.
             """)
@@ -34,6 +34,7 @@ struct ConfigCommand: ParsableCommand {
             ("server", settings.server.value ?? "built-in", "(\(settings.server.source))"),
             ("dialect", settings.dialect.value, "(\(settings.dialect.source))"),
             ("geocoder", settings.geocoder.value, "(\(settings.geocoder.source))"),
+            ("precision", settings.precision.value, "(\(settings.precision.source))"),
             ("theme", settings.theme.value.rawValue, "(\(settings.theme.source))"),
             ("mouse", settings.mouse.value ? "true" : "false", "(\(settings.mouse.source))"),
             ("ascii", settings.ascii.value ? "true" : "false", "(\(settings.ascii.source))"),

@@ -2,6 +2,7 @@ import APIClient
 import ArgumentParser
 import Foundation
 import Geo
+import OnTheMapConfig
 import OnTheMapModels
 import SafeText
 import ViewModels
@@ -10,8 +11,9 @@ import ViewModels
     import Glibc
 #endif
 
-/// `onthemap post`: geocodes a place offline, shows it, asks, then posts your row — or
-/// overwrites the one you have, saying so.
+/// `onthemap post`: geocodes a place (offline unless `--geocoder` says otherwise), coarsens it to
+/// the chosen precision, shows it, asks, then posts your row — or overwrites the one you have,
+/// saying so.
 struct PostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "post",
@@ -23,8 +25,10 @@ struct PostCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var serverOptions: ServerOptions
+    @OptionGroup var geocoderOptions: GeocoderOptions
     @Option(help: "Where you study, for example \"Lisbon, Portugal\".") var place: String
     @Option(help: "The link to share (http or https; https:// is added when missing).") var link: String
+    @Option(help: "city (the default: a street address is rounded to about 1 km) or exact.") var precision: Precision?
     @Flag(name: .shortAndLong, help: "Post without asking.") var yes = false
     @Flag(help: "Print the posted row as JSON.") var json = false
     @OptionGroup var accessible: AccessibleOption
@@ -37,16 +41,21 @@ struct PostCommand: AsyncParsableCommand {
         case .refuse(let reason): throw ExitFailure(.refused, reason)
         }
         let mapString = place.trimmingCharacters(in: .whitespaces)
+        let geocoder = try geocoderOptions.makeGeocoder()
         let result: GeocodeResult
         do {
-            result = try await AppGeocoder.make().geocode(mapString)
+            result = try await geocoder.geocode(mapString)
         } catch {
             throw ExitFailure(.failure, error.userMessage)
         }
-        let best = result.best
+        // The flag, ONTHEMAP_PRECISION or the settings file; city by default.
+        let effective = AppSettings.resolve(SettingsFlags(precision: precision?.rawValue)).precision.value
+        let chosen = Precision(rawValue: effective) ?? .city
+        let best = chosen.coarsen(result.best)
         let summary = String(
             format: "%@ (%.4f, %.4f) → %@", SafeText.clean(best.displayName), best.latitude, best.longitude, mediaURL)
         Diagnostics.note("Place: \(summary)")
+        Diagnostics.note("Precision: \(chosen.rawValue), \(chosen.statement) (--precision city|exact).")
         if !yes { try confirm() }
         let connection = try await serverOptions.connect(resuming: stored)
         let outcome: Result<(objectId: String, overwrote: Bool), APIError>
@@ -112,3 +121,5 @@ struct PostCommand: AsyncParsableCommand {
         return String(decoding: try encoder.encode(output), as: UTF8.self)
     }
 }
+
+extension Precision: ExpressibleByArgument {}

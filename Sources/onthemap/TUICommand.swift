@@ -81,6 +81,7 @@ struct TUICommand: AsyncParsableCommand {
             opener: LinkOpener(environment: environment), serverName: name,
             hint: embedded ? "Built-in demo server · log in with \(DemoAccount.email) / \(DemoAccount.password)" : nil,
             cache: LocationCache.forServer(embedded ? "built-in" : name, environment: environment))
+        model.postingPrecision = Precision(rawValue: settings.precision.value) ?? .city
         // The "Log in with …" buttons: what the server offers (none from servers without discovery).
         model.login.discoverProviders()
         model.login.transportWarning = serverOptions.configuredServer.flatMap(URL.init(string:)).flatMap(

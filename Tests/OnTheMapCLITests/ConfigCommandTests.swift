@@ -43,6 +43,7 @@ import Testing
                 "server https://class.example (file \(path):1)",
                 "dialect v1 (default)",
                 "geocoder nominatim (environment ONTHEMAP_GEOCODER)",
+                "precision city (default)",
                 "theme mono (flag --theme)",
                 "mouse false (file \(path):4)",
                 "ascii true (flag --ascii)",

@@ -18,6 +18,26 @@ struct SettingsTests {
         #expect(settings.dialect.value == "v1" && settings.geocoder.value == "offline")
         #expect(settings.theme.value == .dark && settings.mouse.value && !settings.ascii.value)
         #expect(settings.keys == .standard && settings.problems.isEmpty && !settings.file.exists)
+        #expect(settings.precision == Sourced("city", from: .defaultValue))
+    }
+
+    /// `precision`: the file, then ONTHEMAP_PRECISION, then `--precision`; a value that is
+    /// neither city nor exact is reported and the next source down decides.
+    @Test func precisionFromEachSource() {
+        let text = "precision = \"exact\"\n"
+        #expect(
+            Settings.resolve(flags: SettingsFlags(), environment: [:], file: file(text)).precision
+                == Sourced("exact", from: .file(path: Self.path, line: 1)))
+        let environment = ["ONTHEMAP_PRECISION": "city"]
+        #expect(
+            Settings.resolve(flags: SettingsFlags(), environment: environment, file: file(text)).precision
+                == Sourced("city", from: .environment("ONTHEMAP_PRECISION")))
+        #expect(
+            Settings.resolve(flags: SettingsFlags(precision: "exact"), environment: environment, file: file(text))
+                .precision == Sourced("exact", from: .flag("--precision")))
+        let street = Settings.resolve(flags: SettingsFlags(), environment: [:], file: file("precision = \"street\"\n"))
+        #expect(street.precision == Sourced("city", from: .defaultValue))
+        #expect(street.problems == [Self.path + ":1: precision must be city or exact, not \"street\"; ignored"])
     }
 
     @Test func fileBeatsDefaultsEnvironmentBeatsFileFlagBeatsAll() {
@@ -83,7 +103,7 @@ struct SettingsTests {
             "\(Self.path):2: server must be an http:// or https:// URL, not \"ftp://x\"; ignored",
             "\(Self.path):3: theme must be dark, light or mono, not \"pink\"; ignored",
             "\(Self.path):5: unknown setting \"colour\" (known: server, dialect, geocoder, theme, mouse, ascii, "
-                + "accessible, [keys])",
+                + "accessible, precision, [keys])",
             "\(Self.path):6: mouse must be true or false",
             "environment ONTHEMAP_DIALECT: dialect must be v1 or legacy, not \"v9\"; ignored",
         ]

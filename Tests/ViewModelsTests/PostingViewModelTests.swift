@@ -50,6 +50,32 @@ struct PostingViewModelTests {
         #expect(created.first?.latitude == 41.27)
     }
 
+    /// An online geocoder's street answer: the preview and the post are at city level by default,
+    /// as found with `exact`; a place answer is posted as it is either way.
+    @Test(arguments: [Precision.city, .exact, nil])
+    func aStreetAnswerIsPostedAtTheChosenPrecision(precision: Precision?) async {
+        let api = FakeAPI()
+        let key = FakeAPI.accountKey
+        let model =
+            precision.map { PostingViewModel(api: api, geocoder: FakeGeocoder(), accountKey: key, precision: $0) }
+            ?? PostingViewModel(api: api, geocoder: FakeGeocoder(), accountKey: key)
+        model.location = "1600 Amphitheatre Parkway, Mountain View"
+        model.link = "github.com/ada"
+        model.findLocation()
+        #expect(await eventually { model.chosen != nil })
+        let exact = precision == .exact
+        #expect(model.chosen?.latitude == (exact ? 37.4224857 : 37.42))
+        #expect(model.chosen?.precision == (exact ? .address : .city))
+        var posted: String?
+        model.finish { posted = $0 }
+        #expect(await eventually { posted != nil })
+        let created = await api.created
+        #expect(created.first?.latitude == (exact ? 37.4224857 : 37.42))
+        #expect(created.first?.longitude == (exact ? -122.0855846 : -122.09))
+        // What the student typed is theirs to post; only the coordinates are the geocoder's.
+        #expect(created.first?.mapString == "1600 Amphitheatre Parkway, Mountain View")
+    }
+
     @Test func existingRowAsksToOverwriteThenPuts() async {
         let api = FakeAPI()
         await api.set(mine: [SampleRows.row("old7", "Ada Lovelace")])

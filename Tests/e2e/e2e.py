@@ -255,6 +255,7 @@ def post_location():
     typed("main", "github.com/e2e-demo")
     keys("main", "Enter")
     wait_text("main", "[ Finish ]")
+    wait_text("main", "posted at city level (about 1 km)")  # the precision setting's default, stated
     keys("main", "Enter")
     wait_text("main", "Your location is posted")
     top = newest(1)[0]

@@ -92,8 +92,8 @@ public enum PostingScreen {
             "◉ \(SafeText.clean(place.displayName))", x: rect.x, y: rect.y,
             style: Style(foreground: .yellow, bold: true), maxWidth: rect.width)
         buffer.put(
-            "\(coordinates) · precision: \(place.precision.rawValue)", x: rect.x + 2, y: rect.y + 1, style: .dim,
-            maxWidth: rect.width - 2)
+            "\(coordinates) · \(place.precision.rawValue) · \(model.precision.statement)", x: rect.x + 2, y: rect.y + 1,
+            style: .dim, maxWidth: rect.width - 2)
         var alternatives: [Placemark] = []
         if case .confirm(let result) = model.step { alternatives = [result.best] + result.alternatives }
         if case .overwrite(let result, _) = model.step { alternatives = [result.best] + result.alternatives }
