@@ -10,7 +10,7 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onthemap-server",
         abstract: "A server that speaks the Udacity session API and the Parse StudentLocation API.",
-        subcommands: [Serve.self, User.self, Invite.self, Seed.self, Export.self, Import.self],
+        subcommands: [Serve.self, User.self, Location.self, Audit.self, Invite.self, Seed.self, Export.self, Import.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -133,7 +133,8 @@ extension OnTheMapServerCommand {
 
     struct User: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Manage accounts.", subcommands: [Add.self, List.self, ResetPassword.self, Delete.self])
+            abstract: "Manage accounts.",
+            subcommands: [Add.self, List.self, ResetPassword.self, Delete.self, Role.self, Suspend.self, Unsuspend.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Create an account and print its key.")
@@ -142,12 +143,19 @@ extension OnTheMapServerCommand {
             @Option var password: String
             @Option var firstName: String
             @Option var lastName: String
+            @Option(help: "student (the default) or moderator.") var role = "student"
             @OptionGroup var database: DatabaseOptions
+
+            func validate() throws {
+                guard ServerDatabase.roles.contains(role) else { throw ValidationError("--role is student or moderator.") }
+            }
 
             func run() async throws {
                 let db = try await ServerDatabase.open(database.configuration)
                 do {
-                    print(try await db.addUser(email: email, password: password, firstName: firstName, lastName: lastName))
+                    print(
+                        try await db.addUser(
+                            email: email, password: password, firstName: firstName, lastName: lastName, role: role))
                 } catch let error as ServerDatabase.AccountError {
                     throw ValidationError(error.description)
                 }
