@@ -40,7 +40,8 @@ extension OnTheMapServerCommand {
         @OptionGroup var database: DatabaseOptions
         @Option(help: "Require this X-Parse-Application-Id on StudentLocation requests.") var parseAppId: String?
         @Option(help: "Require this X-Parse-REST-API-Key on StudentLocation requests.") var parseRestKey: String?
-        @Flag(help: "Let anyone create and change any location, as the original service did (for old clients).")
+        @Flag(
+            help: "The 2015 Parse contract: anyone with the app keys may create, change and delete any location (trusted networks only).")
         var openWrites = false
         @Option(help: "The largest page a list request may ask for.") var maxLimit = 1000
         @Option(help: "Hours a login session lasts.") var sessionHours = 720.0
@@ -74,6 +75,7 @@ extension OnTheMapServerCommand {
         @Option(help: "Open connections at most; at the cap the longest-idle one is closed to make room.")
         var maxConnections = 1000
         @OptionGroup var access: AccessOptions
+        @OptionGroup var fairShare: FairShareOptions
         @OptionGroup var providers: ProviderOptions
 
         func validate() throws {
@@ -119,6 +121,7 @@ extension OnTheMapServerCommand {
                 idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), requestTimeout: .milliseconds(Int64(requestTimeout * 1000)),
                 maxConnections: maxConnections)
             access.apply(to: &configuration)
+            fairShare.apply(to: &configuration)
             (configuration.facebook, configuration.oauthProviders) = try providers.resolve()
             configuration.postgres = .live
             AccessOptions.warnAboutProxy(configuration, logger: logger)
