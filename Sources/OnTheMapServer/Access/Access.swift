@@ -57,11 +57,6 @@ package enum Access {
         }
     }
 
-    /// Whether a shown row carries `"hidden": true` (only callers who may see it see it at all).
-    package static func marksHidden(_ row: StoredLocation, _ caller: Caller) -> Bool {
-        row.isHidden && maySee(row, caller)
-    }
-
     /// Checks that `caller` may create a row with this `uniqueKey`.
     package static func checkCreate(uniqueKey: String?, _ caller: Caller) throws(AccessRefusal) {
         switch caller {
@@ -103,7 +98,4 @@ package enum Access {
         case .account(_, .moderator): return
         }
     }
-
-    /// Whether fair share (`--max-rows-per-account`, `--max-writes-per-minute`) applies: to accounts only.
-    package static func fairShareAccount(_ caller: Caller) -> String? { caller.accountKey }
 }
