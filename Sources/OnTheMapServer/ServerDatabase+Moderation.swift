@@ -52,7 +52,8 @@ extension ServerDatabase {
         guard try await storage.setSuspended(key: key, at: at) else {
             throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
         }
-        try await audit.record(actor: AuditLog.operator, action: suspended ? "suspend" : "unsuspend", target: key, reason: reason)
+        try await audit.record(
+            actor: AuditLog.operator, action: suspended ? "suspend" : "unsuspend", target: key, reason: reason)
         return key
     }
 
@@ -67,8 +68,10 @@ extension ServerDatabase {
         return rows.map {
             LocationSummary(
                 objectId: $0.objectId, uniqueKey: $0.uniqueKey ?? "",
-                name: [$0.firstName, $0.lastName].compactMap { $0 }.joined(separator: " "), mapString: $0.mapString ?? "",
-                mediaURL: $0.mediaURL ?? "", updatedAt: $0.updatedAt, hiddenReason: $0.isHidden ? ($0.hiddenReason ?? "") : nil)
+                name: [$0.firstName, $0.lastName].compactMap { $0 }.joined(separator: " "),
+                mapString: $0.mapString ?? "",
+                mediaURL: $0.mediaURL ?? "", updatedAt: $0.updatedAt,
+                hiddenReason: $0.isHidden ? ($0.hiddenReason ?? "") : nil)
         }
     }
 
@@ -93,13 +96,18 @@ extension ServerDatabase {
             }
         }
         let mark = reason.map { HiddenMark(at: WireDate.string(from: Date()), reason: $0, by: AuditLog.operator) }
-        guard try await storage.setHidden(objectId: objectId, mark: mark) else { throw LocationError.notFound(objectId) }
-        try await audit.record(actor: AuditLog.operator, action: reason == nil ? "unhide" : "hide", target: objectId, reason: reason)
+        guard try await storage.setHidden(objectId: objectId, mark: mark) else {
+            throw LocationError.notFound(objectId)
+        }
+        try await audit.record(
+            actor: AuditLog.operator, action: reason == nil ? "unhide" : "hide", target: objectId, reason: reason)
     }
 
     /// Deletes a row, whoever owns it.
     public func deleteLocation(objectId: String) async throws {
-        guard try await storage.delete(objectId: objectId, owner: nil) == .done else { throw LocationError.notFound(objectId) }
+        guard try await storage.delete(objectId: objectId, owner: nil) == .done else {
+            throw LocationError.notFound(objectId)
+        }
         try await audit.record(actor: AuditLog.operator, action: "delete-location", target: objectId)
     }
 

@@ -36,7 +36,8 @@ extension PostgresStorage {
 
     func hasHiddenLocations(owner: String) async throws -> Bool {
         let rows = try await client.query(
-            "SELECT 1 FROM student_location WHERE unique_key = \(owner) AND hidden_at IS NOT NULL LIMIT 1", logger: logger)
+            "SELECT 1 FROM student_location WHERE unique_key = \(owner) AND hidden_at IS NOT NULL LIMIT 1",
+            logger: logger)
         for try await _ in rows.decode(Int.self) { return true }
         return false
     }
@@ -78,17 +79,20 @@ extension PostgresStorage {
         }
     }
 
-    func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double) {
+    func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double)
+    {
         if Int(now) % 64 == 0 {
             var bindings = PostgresBindings()
             bindings.append(now)
-            try await client.query(PostgresQuery(unsafeSQL: AccessSQL.deleteStaleWrites { "$\($0)" }, binds: bindings), logger: logger)
+            try await client.query(
+                PostgresQuery(unsafeSQL: AccessSQL.deleteStaleWrites { "$\($0)" }, binds: bindings), logger: logger)
         }
         var bindings = PostgresBindings()
         bindings.append(accountKey)
         bindings.append(now)
         bindings.append(window)
-        let rows = try await client.query(PostgresQuery(unsafeSQL: AccessSQL.countWrite { "$\($0)" }, binds: bindings), logger: logger)
+        let rows = try await client.query(
+            PostgresQuery(unsafeSQL: AccessSQL.countWrite { "$\($0)" }, binds: bindings), logger: logger)
         for try await (writes, start) in rows.decode((Int, Double).self) { return (writes, start) }
         return (1, now)
     }
@@ -103,9 +107,11 @@ extension PostgresStorage {
 
     func auditEntries(since: String?) async throws -> [AuditEntry] {
         let rows = try await client.query(
-            "SELECT at, actor, action, target, reason FROM audit_log WHERE at >= \(since ?? "") ORDER BY id", logger: logger)
+            "SELECT at, actor, action, target, reason FROM audit_log WHERE at >= \(since ?? "") ORDER BY id",
+            logger: logger)
         var entries: [AuditEntry] = []
-        for try await (at, actor, action, target, reason) in rows.decode((String, String, String, String, String?).self) {
+        for try await (at, actor, action, target, reason) in rows.decode((String, String, String, String, String?).self)
+        {
             entries.append(AuditEntry(at: at, actor: actor, action: action, target: target, reason: reason))
         }
         return entries

@@ -15,7 +15,9 @@ extension OnTheMapServerCommand.User {
         @OptionGroup var database: DatabaseOptions
 
         func validate() throws {
-            guard ServerDatabase.roles.contains(role) else { throw ValidationError("The role is student or moderator.") }
+            guard ServerDatabase.roles.contains(role) else {
+                throw ValidationError("The role is student or moderator.")
+            }
         }
 
         func run() async throws {
@@ -71,11 +73,13 @@ extension OnTheMapServerCommand {
     /// `location list | hide | unhide | delete`.
     struct Location: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Moderate the locations on the map.", subcommands: [List.self, Hide.self, Unhide.self, Delete.self])
+            abstract: "Moderate the locations on the map.",
+            subcommands: [List.self, Hide.self, Unhide.self, Delete.self])
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "List locations (objectId, account, name, place, link, updated, hidden reason), newest first.")
+                abstract: "List locations (objectId, account, name, place, link, updated, hidden reason), newest first."
+            )
 
             @Option(help: "Only this account's (key or email).") var account: String?
             @Flag(help: "Only hidden locations.") var hidden = false
@@ -95,7 +99,9 @@ extension OnTheMapServerCommand {
                             row.objectId, row.uniqueKey, row.name, row.mapString, row.mediaURL, row.updatedAt,
                             row.hiddenReason.map { "hidden: " + $0 } ?? "",
                         ]
-                        print(fields.map { SafeText.clean($0).replacingOccurrences(of: "\t", with: " ") }.joined(separator: "\t"))
+                        print(
+                            fields.map { SafeText.clean($0).replacingOccurrences(of: "\t", with: " ") }.joined(
+                                separator: "\t"))
                     }
                     print("\(rows.count) location\(rows.count == 1 ? "" : "s").")
                 } catch let error as ServerDatabase.AccountError {
@@ -163,7 +169,8 @@ extension OnTheMapServerCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the audit log (when, who, what, which row or account, why), oldest first.")
 
-        @Option(help: ArgumentHelp("Only entries from this date (2026-11-25) or time on.", valueName: "date")) var since: String?
+        @Option(help: ArgumentHelp("Only entries from this date (2026-11-25) or time on.", valueName: "date"))
+        var since: String?
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
@@ -171,7 +178,8 @@ extension OnTheMapServerCommand {
             let entries = try await db.auditLog(since: since)
             for entry in entries {
                 let fields = [entry.at, entry.actor, entry.action, entry.target, entry.reason ?? ""]
-                print(fields.map { SafeText.clean($0).replacingOccurrences(of: "\t", with: " ") }.joined(separator: "\t"))
+                print(
+                    fields.map { SafeText.clean($0).replacingOccurrences(of: "\t", with: " ") }.joined(separator: "\t"))
             }
             print("\(entries.count) entr\(entries.count == 1 ? "y" : "ies").")
         }

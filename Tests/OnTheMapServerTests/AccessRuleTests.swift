@@ -10,8 +10,10 @@ import Testing
 
     static func row(owner: String, hidden: Bool) -> StoredLocation {
         StoredLocation(
-            objectId: "r", uniqueKey: owner, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z",
-            hiddenAt: hidden ? "2026-01-02T00:00:00.000Z" : nil, hiddenReason: hidden ? "spam" : nil, hiddenBy: hidden ? "mod" : nil)
+            objectId: "r", uniqueKey: owner, createdAt: "2026-01-01T00:00:00.000Z",
+            updatedAt: "2026-01-01T00:00:00.000Z",
+            hiddenAt: hidden ? "2026-01-02T00:00:00.000Z" : nil, hiddenReason: hidden ? "spam" : nil,
+            hiddenBy: hidden ? "mod" : nil)
     }
 
     @Test func seeing() {
@@ -24,7 +26,8 @@ import Testing
         #expect(Access.maySee(Self.row(owner: "ada", hidden: true), Self.ada), "its own, marked hidden")
         #expect(Access.maySee(Self.row(owner: "bob", hidden: true), Self.moderator))
         #expect(Access.visibility(for: .anonymous) == .public && Access.visibility(for: .openWriter) == .public)
-        #expect(Access.visibility(for: Self.ada) == .publicAndOwn("ada") && Access.visibility(for: Self.moderator) == .all)
+        #expect(
+            Access.visibility(for: Self.ada) == .publicAndOwn("ada") && Access.visibility(for: Self.moderator) == .all)
     }
 
     @Test func writing() throws {

@@ -28,8 +28,8 @@ struct FairShare: Sendable {
     /// The answer when an account already has its most rows.
     var rowLimitReached: APIFailure {
         APIFailure.forbidden(
-            "This account already has \(configuration.maxRowsPerAccount) locations on the map, the most one account may have."
-                + " Update or delete one of them.")
+            "This account already has \(configuration.maxRowsPerAccount) locations on the map,"
+                + " the most one account may have. Update or delete one of them.")
     }
 }
 

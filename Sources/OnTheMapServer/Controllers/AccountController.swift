@@ -40,9 +40,11 @@ struct AccountController: Sendable {
         let account = try await ownAccount(request, key: key)
         if !account.passwordHash.isEmpty {
             let body = try await request.jsonBody(
-                limit: configuration.maxBodyBytes, invalid: .udacity(.badRequest, "The request body is not valid JSON."))
+                limit: configuration.maxBodyBytes, invalid: .udacity(.badRequest, "The request body is not valid JSON.")
+            )
             guard case .string(let password) = body["password"], password.utf8.count <= 1024 else {
-                throw APIFailure.udacity(.badRequest, "Send the account's password: {\"password\":\"…\"}.", parameter: "password")
+                throw APIFailure.udacity(
+                    .badRequest, "Send the account's password: {\"password\":\"…\"}.", parameter: "password")
             }
             let admission = try await throttle.admitLogin(email: account.email, address: address)
             guard try await sessions.verify(email: account.email, password: password)?.key == key else {
@@ -56,7 +58,8 @@ struct AccountController: Sendable {
         }
         try await AuditLog(storage: storage).record(actor: key, action: "delete-account", target: key)
         return JSONResponse.raw(
-            Array(#"{"deleted":{"locations":\#(deleted.locations),"sessions":\#(deleted.sessions)}}"#.utf8), prefixed: true)
+            Array(#"{"deleted":{"locations":\#(deleted.locations),"sessions":\#(deleted.sessions)}}"#.utf8),
+            prefixed: true)
     }
 
     /// `{"account":{…},"locations":[…]}`: the account (never the password hash) and every row
@@ -65,7 +68,8 @@ struct AccountController: Sendable {
         let account = try await ownAccount(request, key: key)
         let rows = try await storage.locations(
             ListQuery(
-                predicate: .compare(.uniqueKey, .equal, .text(key)), order: [.init(field: .createdAt, descending: false)],
+                predicate: .compare(.uniqueKey, .equal, .text(key)),
+                order: [.init(field: .createdAt, descending: false)],
                 limit: Self.maxExportedRows)
         ).rows
         let exported = ExportedAccount(

@@ -2,11 +2,14 @@
 /// `p(n)` spells the n-th parameter.
 package enum AccessSQL {
     /// The columns a row is read with: the client fields, then the hidden mark.
-    package static let readColumns = LocationField.allCases.map(\.column).joined(separator: ", ")
+    package static let readColumns =
+        LocationField.allCases.map(\.column).joined(separator: ", ")
         + ", hidden_at, hidden_reason, hidden_by"
 
     /// The condition a list adds for `visibility`, and its one bound value (an account key), if any.
-    package static func condition(_ visibility: RowVisibility, _ p: (Int) -> String, next index: Int) -> (sql: String?, bind: String?) {
+    package static func condition(_ visibility: RowVisibility, _ p: (Int) -> String, next index: Int) -> (
+        sql: String?, bind: String?
+    ) {
         switch visibility {
         case .all: return (nil, nil)
         case .public: return ("hidden_at IS NULL", nil)

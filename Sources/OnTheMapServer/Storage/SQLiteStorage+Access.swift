@@ -4,19 +4,22 @@ import GRDB
 /// Roles, suspension, hidden rows, fair share and the audit log on SQLite (Docs/Access.md).
 extension SQLiteStorage {
     /// Migration `v5-access`: the hidden mark, roles, suspension, write counts, audit log.
-    static let accessMigration = [
-        "ALTER TABLE student_location ADD COLUMN hidden_at TEXT",
-        "ALTER TABLE student_location ADD COLUMN hidden_reason TEXT",
-        "ALTER TABLE student_location ADD COLUMN hidden_by TEXT",
-        "ALTER TABLE account ADD COLUMN role TEXT NOT NULL DEFAULT 'student'",
-        "ALTER TABLE account ADD COLUMN suspended_at TEXT",
-    ] + AccessSQL.tables(auditID: "INTEGER PRIMARY KEY AUTOINCREMENT")
+    static let accessMigration =
+        [
+            "ALTER TABLE student_location ADD COLUMN hidden_at TEXT",
+            "ALTER TABLE student_location ADD COLUMN hidden_reason TEXT",
+            "ALTER TABLE student_location ADD COLUMN hidden_by TEXT",
+            "ALTER TABLE account ADD COLUMN role TEXT NOT NULL DEFAULT 'student'",
+            "ALTER TABLE account ADD COLUMN suspended_at TEXT",
+        ] + AccessSQL.tables(auditID: "INTEGER PRIMARY KEY AUTOINCREMENT")
 
     func insert(_ location: StoredLocation, maxRowsPerOwner: Int) async throws -> Bool {
         try await pool.write { db in
             // One writer at a time: the count and the insert cannot interleave with another POST.
-            let count = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM student_location WHERE unique_key = ?", arguments: [location.uniqueKey]) ?? 0
+            let count =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM student_location WHERE unique_key = ?",
+                    arguments: [location.uniqueKey]) ?? 0
             guard count < maxRowsPerOwner else { return false }
             try Self.insert(db, [location])
             return true
@@ -69,7 +72,8 @@ extension SQLiteStorage {
         }
     }
 
-    func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double) {
+    func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double)
+    {
         try await pool.write { db in
             if Int(now) % 64 == 0 { try db.execute(sql: AccessSQL.deleteStaleWrites { "?\($0)" }, arguments: [now]) }
             let row = try Row.fetchOne(
@@ -91,7 +95,10 @@ extension SQLiteStorage {
             try Row.fetchAll(
                 db, sql: "SELECT at, actor, action, target, reason FROM audit_log WHERE at >= ? ORDER BY id",
                 arguments: [since ?? ""]
-            ).map { AuditEntry(at: $0["at"], actor: $0["actor"], action: $0["action"], target: $0["target"], reason: $0["reason"]) }
+            ).map {
+                AuditEntry(
+                    at: $0["at"], actor: $0["actor"], action: $0["action"], target: $0["target"], reason: $0["reason"])
+            }
         }
     }
 }
