@@ -156,7 +156,7 @@ let package = Package(
         .executableTarget(
             name: "onthemap-server",
             dependencies: [
-                "OnTheMapServer", "OnTheMapServerPostgres",
+                "OnTheMapServer", "OnTheMapServerPostgres", "SafeText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -22,9 +22,11 @@ public struct PublicUser: Codable, Sendable, Hashable {
     public var email: Email?
     public var imageURL: String?
     public var websiteURL: String?
+    /// `student` or `moderator`: sent only to the user's own session (this server's addition).
+    public var role: String?
 
     enum CodingKeys: String, CodingKey {
-        case key, nickname, email
+        case key, nickname, email, role
         case firstName = "first_name"
         case lastName = "last_name"
         case imageURL = "_image_url"
@@ -53,6 +55,7 @@ public struct PublicUser: Codable, Sendable, Hashable {
         email = try? container.decodeIfPresent(Email.self, forKey: .email)
         imageURL = try? container.decodeIfPresent(String.self, forKey: .imageURL)
         websiteURL = try? container.decodeIfPresent(String.self, forKey: .websiteURL)
+        role = try? container.decodeIfPresent(String.self, forKey: .role)
     }
 }
 

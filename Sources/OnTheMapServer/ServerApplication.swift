@@ -34,8 +34,14 @@ public enum ServerApplication {
         sessionController.register(on: router, paths: .api, wrapsUser: true)
         let answers = ListAnswerCache(lifetime: .nanoseconds(Int64(configuration.listCacheSeconds * 1e9)))
         if answers.lifetime > .zero { storage.observeLocationChanges { answers.invalidate() } }
+        let callers = CallerResolver(storage: storage, configuration: configuration, sessions: sessions)
+        let accounts = AccountController(
+            storage: storage, configuration: configuration, sessions: sessions, callers: callers, throttle: throttle,
+            answers: answers)
+        accounts.register(on: router, paths: .v1)
+        accounts.register(on: router, paths: .api)
         let locations = LocationController(
-            storage: storage, configuration: configuration, sessions: sessions, answers: answers,
+            storage: storage, configuration: configuration, callers: callers, answers: answers,
             expensiveQueries: ExpensiveQueryGate(slots: configuration.expensiveQueries))
         locations.register(on: router, paths: .v1, isV1: true)
         locations.register(on: router, paths: .parse, isV1: false)

@@ -12,7 +12,8 @@ public struct ServerConfiguration: Sendable {
     /// `X-Parse-REST-API-Key`) or get 403 `{"error":"unauthorized"}`.
     public var parseApplicationID: String?
     public var parseRESTAPIKey: String?
-    /// The original public read/write: anyone may POST/PUT any row (for old clients).
+    /// The 2015 Parse contract: a caller without a session may create, update and delete any
+    /// row (Docs/Access.md `openWriter`); for a trusted network only. Sessions still act as their account.
     public var openWrites: Bool
     public var defaultLimit: Int
     public var maxLimit: Int
@@ -58,6 +59,10 @@ public struct ServerConfiguration: Sendable {
     public var requestTimeout: Duration
     /// Open connections at most; at the cap the longest-idle one makes room (`ConnectionLimiter`).
     public var maxConnections: Int
+    /// Fair share (Docs/Access.md): the most rows one account may have on the map.
+    public var maxRowsPerAccount: Int = 5
+    /// Fair share: writes (POST, PUT, DELETE) one account may make per minute, on all instances together.
+    public var maxWritesPerMinute: Int = 30
     /// Facebook Login for Devices; `nil` refuses the `facebook_mobile` credential (400).
     public var facebook: FacebookSettings? = nil
     /// RFC 8628 device-login providers (`{"oauth":{"provider":NAME,…}}`), by name.

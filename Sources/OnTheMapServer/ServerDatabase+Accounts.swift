@@ -9,12 +9,17 @@ extension ServerDatabase {
         public var firstName: String
         public var lastName: String
         public var createdAt: String
+        /// `student` or `moderator`.
+        public var role: String
+        public var suspended: Bool
     }
 
     /// Every account, oldest first.
     public func users() async throws -> [AccountSummary] {
         try await storage.accounts().map {
-            AccountSummary(key: $0.key, email: $0.email, firstName: $0.firstName, lastName: $0.lastName, createdAt: $0.createdAt)
+            AccountSummary(
+                key: $0.key, email: $0.email, firstName: $0.firstName, lastName: $0.lastName, createdAt: $0.createdAt,
+                role: $0.role.rawValue, suspended: $0.suspendedAt != nil)
         }
     }
 
@@ -41,27 +46,14 @@ extension ServerDatabase {
         return key
     }
 
-    /// Deletes an account and its sessions; its locations stay unless `withLocations`. Returns
-    /// the key and how many locations were deleted.
-    public func deleteUser(keyOrEmail: String, withLocations: Bool) async throws -> (key: String, locationsDeleted: Int) {
+    /// Deletes an account, its sessions and its locations (Docs/Access.md: the account's data
+    /// goes with it). Returns the key and how many locations were deleted.
+    public func deleteUser(keyOrEmail: String) async throws -> (key: String, locationsDeleted: Int) {
         let key = try await accountKey(keyOrEmail)
-        var deleted = 0
-        if withLocations {
-            // Pages of 500 until none is left (bounded: each page deletes what it read).
-            while true {
-                let query = ListQuery(predicate: .compare(.uniqueKey, .equal, .text(key)), limit: 500)
-                let rows = try await storage.locations(query).rows
-                var deletedNow = 0
-                for row in rows where try await storage.delete(objectId: row.objectId, owner: key) == .done {
-                    deletedNow += 1
-                }
-                deleted += deletedNow
-                if rows.count < 500 || deletedNow == 0 { break }
-            }
-        }
-        guard try await storage.deleteAccount(key: key) else {
+        guard let deleted = try await storage.deleteAccount(key: key) else {
             throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
         }
-        return (key, deleted)
+        try await AuditLog(storage: storage).record(actor: AuditLog.operator, action: "delete-account", target: key)
+        return (key, deleted.locations)
     }
 }

@@ -28,14 +28,22 @@ public struct ServerDatabase: Sendable {
         }
     }
 
-    /// Creates an account and returns its key.
-    public func addUser(email: String, password: String, firstName: String, lastName: String) async throws -> String {
+    /// Creates an account (a `student`, or `role`) and returns its key.
+    public func addUser(
+        email: String, password: String, firstName: String, lastName: String, role: String = "student"
+    ) async throws -> String {
+        guard let role = AccountRole(rawValue: role) else { throw AccountError.invalid("The role is student or moderator, not \(role).") }
         if let problem = SessionAuthority.emailProblem(email) { throw AccountError.invalid(problem) }
         if let problem = SessionAuthority.passwordProblem(password) { throw AccountError.invalid(problem) }
         guard !firstName.isEmpty, !lastName.isEmpty else { throw AccountError.invalid("Enter a first and a last name.") }
         do {
-            return try await SessionAuthority(storage: storage, configuration: configuration)
+            let key = try await SessionAuthority(storage: storage, configuration: configuration)
                 .createAccount(email: email, password: password, firstName: firstName, lastName: lastName).key
+            if role != .student {
+                _ = try await storage.setRole(key: key, role: role)
+                try await AuditLog(storage: storage).record(actor: AuditLog.operator, action: "role", target: key, reason: role.rawValue)
+            }
+            return key
         } catch StorageError.duplicateEmail {
             throw AccountError.duplicateEmail(email)
         }

@@ -30,12 +30,20 @@ extension PostgresStorage {
     private func account(where condition: String, _ value: String) async throws -> Account? {
         let rows = try await client.query(
             PostgresQuery(
-                unsafeSQL: "SELECT key, email, password_hash, first_name, last_name, created_at FROM account WHERE \(condition)",
+                unsafeSQL: "SELECT \(Self.accountColumns) FROM account WHERE \(condition)",
                 binds: try Self.bindings([.text(value)])), logger: logger)
-        for try await (key, email, hash, first, last, created) in rows.decode((String, String, String, String, String, String).self) {
-            return Account(key: key, email: email, passwordHash: hash, firstName: first, lastName: last, createdAt: created)
-        }
+        for try await row in rows { return try Self.account(from: row) }
         return nil
+    }
+
+    static let accountColumns = "key, email, password_hash, first_name, last_name, created_at, role, suspended_at"
+
+    static func account(from row: PostgresRow) throws -> Account {
+        let (key, email, hash, first, last, created, role, suspended) =
+            try row.decode((String, String, String, String, String, String, String, String?).self)
+        return Account(
+            key: key, email: email, passwordHash: hash, firstName: first, lastName: last, createdAt: created,
+            role: AccountRole(rawValue: role) ?? .student, suspendedAt: suspended)
     }
 
     func insert(_ session: StoredSession) async throws {

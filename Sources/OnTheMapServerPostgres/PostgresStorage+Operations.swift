@@ -9,12 +9,9 @@ extension PostgresStorage {
 
     func accounts() async throws -> [Account] {
         let rows = try await client.query(
-            "SELECT key, email, password_hash, first_name, last_name, created_at FROM account ORDER BY created_at, key",
-            logger: logger)
+            PostgresQuery(unsafeSQL: "SELECT \(Self.accountColumns) FROM account ORDER BY created_at, key"), logger: logger)
         var accounts: [Account] = []
-        for try await (key, email, hash, first, last, created) in rows.decode((String, String, String, String, String, String).self) {
-            accounts.append(Account(key: key, email: email, passwordHash: hash, firstName: first, lastName: last, createdAt: created))
-        }
+        for try await row in rows { accounts.append(try Self.account(from: row)) }
         return accounts
     }
 
@@ -31,18 +28,24 @@ extension PostgresStorage {
         }
     }
 
-    func deleteAccount(key: String) async throws -> Bool {
+    func deleteAccount(key: String) async throws -> AccountDeletion? {
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("DELETE FROM session WHERE account_key = \(key)", logger: logger)
-            var found = false
-            for try await _ in try await connection.query("DELETE FROM account WHERE key = \(key) RETURNING key", logger: logger)
-                .decode(String.self)
-            {
-                found = true
-            }
-            return found
+            let sessions = try await Self.count(
+                connection.query("DELETE FROM session WHERE account_key = \(key) RETURNING account_key", logger: logger))
+            let accounts = try await Self.count(connection.query("DELETE FROM account WHERE key = \(key) RETURNING key", logger: logger))
+            guard accounts > 0 else { return nil }
+            let locations = try await Self.count(
+                connection.query("DELETE FROM student_location WHERE unique_key = \(key) RETURNING object_id", logger: logger))
+            return AccountDeletion(locations: locations, sessions: sessions)
         }
+    }
+
+    /// How many rows a `RETURNING <one text column>` statement answered.
+    private static func count(_ rows: PostgresRowSequence) async throws -> Int {
+        var count = 0
+        for try await _ in rows.decode(String.self) { count += 1 }
+        return count
     }
 }
 

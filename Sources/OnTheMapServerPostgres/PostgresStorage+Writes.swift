@@ -12,24 +12,30 @@ extension PostgresStorage {
     func insert(_ locations: [StoredLocation]) async throws {
         guard !locations.isEmpty else { return }
         try await client.withTransaction(logger: logger) { connection in
-            for location in locations {
-                var bindings = PostgresBindings()
-                bindings.append(location.objectId)
-                bindings.append(location.uniqueKey)
-                bindings.append(location.firstName)
-                bindings.append(location.lastName)
-                bindings.append(location.mapString)
-                bindings.append(location.mediaURL)
-                bindings.append(location.latitude)
-                bindings.append(location.longitude)
-                bindings.append(location.createdAt)
-                bindings.append(location.updatedAt)
-                try await connection.query(
-                    PostgresQuery(
-                        unsafeSQL: "INSERT INTO student_location (\(Self.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                        binds: bindings), logger: self.logger)
-            }
+            for location in locations { try await self.insert(location, on: connection) }
         }
+    }
+
+    func insert(_ location: StoredLocation, on connection: PostgresConnection) async throws {
+        var bindings = PostgresBindings()
+        bindings.append(location.objectId)
+        bindings.append(location.uniqueKey)
+        bindings.append(location.firstName)
+        bindings.append(location.lastName)
+        bindings.append(location.mapString)
+        bindings.append(location.mediaURL)
+        bindings.append(location.latitude)
+        bindings.append(location.longitude)
+        bindings.append(location.createdAt)
+        bindings.append(location.updatedAt)
+        bindings.append(location.hiddenAt)
+        bindings.append(location.hiddenReason)
+        bindings.append(location.hiddenBy)
+        try await connection.query(
+            PostgresQuery(
+                unsafeSQL:
+                    "INSERT INTO student_location (\(AccessSQL.readColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                binds: bindings), logger: logger)
     }
 
     func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome {

@@ -56,7 +56,7 @@ final class PostgresStorage: ServerStorage {
             // One migrator at a time when several instances start together.
             try await connection.query("SELECT pg_advisory_lock(7345001)", logger: self.logger)
             do {
-                for statement in PostgresSchema.version1 + PostgresSchema.operations + [ProviderIdentity.table]
+                for statement in PostgresSchema.version1 + PostgresSchema.operations + [ProviderIdentity.table] + PostgresSchema.access
                     + PostgresSchema.changeNotification {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                 }
@@ -74,8 +74,12 @@ final class PostgresStorage: ServerStorage {
 
     private func compile(_ query: ListQuery) -> (condition: String, bindings: [SQLValue]) {
         var compiler = SQLCompiler(dialect: .postgres)
-        let condition = compiler.condition(query.predicate)
-        return (condition, compiler.binds)
+        var condition = compiler.condition(query.predicate)
+        var binds = compiler.binds
+        let visible = AccessSQL.condition(query.visibility, { "$\($0)" }, next: binds.count + 1)
+        if let extra = visible.sql { condition = "(\(condition)) AND \(extra)" }
+        if let bind = visible.bind { binds.append(.text(bind)) }
+        return (condition, binds)
     }
 
     /// The page and count of `query`, in one transaction whose `statement_timeout` is the query
@@ -83,7 +87,7 @@ final class PostgresStorage: ServerStorage {
     func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
         let (condition, binds) = compile(query)
         let limitIndex = binds.count + 1
-        let sql = "SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT $\(limitIndex) OFFSET $\(limitIndex + 1)"
+        let sql = "SELECT \(AccessSQL.readColumns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT $\(limitIndex) OFFSET $\(limitIndex + 1)"
         let countSQL = query.includeCount ? "SELECT COUNT(*) FROM student_location WHERE \(condition)" : nil
         let milliseconds = max(1, queryTimeout.components.seconds * 1000 + queryTimeout.components.attoseconds / 1_000_000_000_000_000)
         let logger = self.logger
@@ -156,7 +160,7 @@ final class PostgresStorage: ServerStorage {
 
     func location(objectId: String) async throws -> StoredLocation? {
         let rows = try await client.query(
-            PostgresQuery(unsafeSQL: "SELECT \(Self.columns) FROM student_location WHERE object_id = $1", binds: try Self.bindings([.text(objectId)])),
+            PostgresQuery(unsafeSQL: "SELECT \(AccessSQL.readColumns) FROM student_location WHERE object_id = $1", binds: try Self.bindings([.text(objectId)])),
             logger: logger)
         for try await row in rows { return try Self.location(from: row) }
         return nil
@@ -183,15 +187,16 @@ final class PostgresStorage: ServerStorage {
     }
 
     func fillSynthetic(count: Int) async throws {
-        try await client.query(
-            """
-            INSERT INTO student_location
+        // The column list is SQL, not a value: spelled into the text (the counts are integers).
+        let sql = """
+            INSERT INTO student_location (\(Self.columns))
             SELECT 's' || lpad(i::text, 9, '0'), 'k' || (i % 5000), 'First' || (i % 97), 'Last' || (i % 89), 'Place ' || (i % 1000),
                    'https://example.com/' || i, (i % 180) - 90 + 0.5, (i % 360) - 180 + 0.25,
                    to_char(to_timestamp(1400000000 + i * 7) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"'),
                    to_char(to_timestamp(1400000000 + ((i::bigint * 7919) % \(max(count, 1))) * 11) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')
             FROM generate_series(1, \(count)) AS i
-            """, logger: logger)
+            """
+        try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger)
         try await client.query("ANALYZE student_location", logger: logger)
     }
 
@@ -211,10 +216,14 @@ final class PostgresStorage: ServerStorage {
     }
 
     static func location(from row: PostgresRow) throws -> StoredLocation {
-        let (objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt) =
-            try row.decode((String, String?, String?, String?, String?, String?, Double?, Double?, String, String).self)
+        let (objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt, hiddenAt,
+            hiddenReason, hiddenBy) =
+            try row.decode(
+                (String, String?, String?, String?, String?, String?, Double?, Double?, String, String, String?, String?, String?)
+                    .self)
         return StoredLocation(
             objectId: objectId, uniqueKey: uniqueKey, firstName: firstName, lastName: lastName, mapString: mapString,
-            mediaURL: mediaURL, latitude: latitude, longitude: longitude, createdAt: createdAt, updatedAt: updatedAt)
+            mediaURL: mediaURL, latitude: latitude, longitude: longitude, createdAt: createdAt, updatedAt: updatedAt,
+            hiddenAt: hiddenAt, hiddenReason: hiddenReason, hiddenBy: hiddenBy)
     }
 }

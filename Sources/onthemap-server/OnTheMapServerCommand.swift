@@ -10,7 +10,10 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onthemap-server",
         abstract: "A server that speaks the Udacity session API and the Parse StudentLocation API.",
-        subcommands: [Serve.self, User.self, Invite.self, Seed.self, Export.self, Import.self, Backup.self, Restore.self],
+        subcommands: [
+            Serve.self, User.self, Location.self, Audit.self, Invite.self, Seed.self, Export.self, Import.self, Backup.self,
+            Restore.self,
+        ],
         defaultSubcommand: Serve.self)
 }
 
@@ -40,7 +43,8 @@ extension OnTheMapServerCommand {
         @OptionGroup var database: DatabaseOptions
         @Option(help: "Require this X-Parse-Application-Id on StudentLocation requests.") var parseAppId: String?
         @Option(help: "Require this X-Parse-REST-API-Key on StudentLocation requests.") var parseRestKey: String?
-        @Flag(help: "Let anyone create and change any location, as the original service did (for old clients).")
+        @Flag(
+            help: "The 2015 Parse contract: anyone with the app keys may create, change and delete any location (trusted networks only).")
         var openWrites = false
         @Option(help: "The largest page a list request may ask for.") var maxLimit = 1000
         @Option(help: "Hours a login session lasts.") var sessionHours = 720.0
@@ -74,6 +78,7 @@ extension OnTheMapServerCommand {
         @Option(help: "Open connections at most; at the cap the longest-idle one is closed to make room.")
         var maxConnections = 1000
         @OptionGroup var access: AccessOptions
+        @OptionGroup var fairShare: FairShareOptions
         @OptionGroup var providers: ProviderOptions
 
         func validate() throws {
@@ -119,6 +124,7 @@ extension OnTheMapServerCommand {
                 idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), requestTimeout: .milliseconds(Int64(requestTimeout * 1000)),
                 maxConnections: maxConnections)
             access.apply(to: &configuration)
+            fairShare.apply(to: &configuration)
             (configuration.facebook, configuration.oauthProviders) = try providers.resolve()
             configuration.postgres = .live
             AccessOptions.warnAboutProxy(configuration, logger: logger)
@@ -133,7 +139,8 @@ extension OnTheMapServerCommand {
 
     struct User: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Manage accounts.", subcommands: [Add.self, List.self, ResetPassword.self, Delete.self])
+            abstract: "Manage accounts.",
+            subcommands: [Add.self, List.self, ResetPassword.self, Delete.self, Role.self, Suspend.self, Unsuspend.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Create an account and print its key.")
@@ -142,12 +149,19 @@ extension OnTheMapServerCommand {
             @Option var password: String
             @Option var firstName: String
             @Option var lastName: String
+            @Option(help: "student (the default) or moderator.") var role = "student"
             @OptionGroup var database: DatabaseOptions
+
+            func validate() throws {
+                guard ServerDatabase.roles.contains(role) else { throw ValidationError("--role is student or moderator.") }
+            }
 
             func run() async throws {
                 let db = try await ServerDatabase.open(database.configuration)
                 do {
-                    print(try await db.addUser(email: email, password: password, firstName: firstName, lastName: lastName))
+                    print(
+                        try await db.addUser(
+                            email: email, password: password, firstName: firstName, lastName: lastName, role: role))
                 } catch let error as ServerDatabase.AccountError {
                     throw ValidationError(error.description)
                 }

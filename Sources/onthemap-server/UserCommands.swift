@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
 import OnTheMapServer
+import SafeText
 
 extension OnTheMapServerCommand.User {
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the accounts (key, email, name, created), oldest first.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the accounts (key, email, name, created, role, suspended), oldest first.")
 
         @OptionGroup var database: DatabaseOptions
 
@@ -12,7 +14,11 @@ extension OnTheMapServerCommand.User {
             let db = try await ServerDatabase.open(database.configuration)
             let users = try await db.users()
             for user in users {
-                print([user.key, user.email, "\(user.firstName) \(user.lastName)", user.createdAt].joined(separator: "\t"))
+                let fields = [
+                    user.key, user.email, "\(user.firstName) \(user.lastName)", user.createdAt, user.role,
+                    user.suspended ? "suspended" : "",
+                ]
+                print(fields.map(SafeText.clean).joined(separator: "\t"))
             }
             print("\(users.count) account\(users.count == 1 ? "" : "s").")
         }
@@ -46,17 +52,18 @@ extension OnTheMapServerCommand.User {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete an account and its sessions.")
+        static let configuration = CommandConfiguration(abstract: "Delete an account, its sessions and its locations.")
 
         @Argument(help: "The account's key or email.") var account: String
-        @Flag(help: "Delete the account's locations too (they stay by default).") var withLocations = false
+        /// Accepted for the scripts written when the locations stayed by default; they go always now.
+        @Flag(help: .hidden) var withLocations = false
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
             let db = try await ServerDatabase.open(database.configuration)
             do {
-                let (key, deleted) = try await db.deleteUser(keyOrEmail: account, withLocations: withLocations)
-                print("Deleted account \(key)" + (withLocations ? " and \(deleted) location\(deleted == 1 ? "" : "s")." : "."))
+                let (key, deleted) = try await db.deleteUser(keyOrEmail: account)
+                print("Deleted account \(key) and \(deleted) location\(deleted == 1 ? "" : "s").")
             } catch let error as ServerDatabase.AccountError {
                 throw ValidationError(error.description)
             }

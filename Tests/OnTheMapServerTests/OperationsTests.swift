@@ -119,13 +119,13 @@ import Testing
             server,
             Data(#"{"results":[{"uniqueKey":"\#(adaKey)","latitude":1,"longitude":2},{"uniqueKey":"other","latitude":1,"longitude":2}]}"#.utf8),
             .json)
-        let deleted = try await server.withDatabase { try await $0.deleteUser(keyOrEmail: adaKey, withLocations: true) }
+        let deleted = try await server.withDatabase { try await $0.deleteUser(keyOrEmail: adaKey) }
         #expect(deleted.key == adaKey && deleted.locationsDeleted == 1)
         #expect(try await server.locationCount() == 1)
         #expect(try await Self.logIn(server, "ada@example.com", "new battery staple").status == 403)
         #expect(try await server.withDatabase { try await $0.users() }.map(\.email) == ["bob@example.com"])
         await #expect(throws: ServerDatabase.AccountError.self) {
-            try await server.withDatabase { try await $0.deleteUser(keyOrEmail: "nobody@example.com", withLocations: false) }
+            try await server.withDatabase { try await $0.deleteUser(keyOrEmail: "nobody@example.com") }
         }
     }
 }

@@ -14,7 +14,8 @@ import Testing
         let body = try #require(login.json(prefixed: true) as? [String: Any])
         let id = try #require((body["session"] as? [String: Any])?["id"] as? String)
         let cookie = try #require(login.header("Set-Cookie"))
-        let xsrf = String(cookie.dropFirst("XSRF-TOKEN=".count).prefix { $0 != ";" })
+        let xsrfStart = try #require(cookie.range(of: "XSRF-TOKEN="))
+        let xsrf = String(cookie[xsrfStart.upperBound...].prefix { $0 != ";" })
         #expect(id.count == 32 && xsrf.count == 32)
 
         // The session works, so it is in the database, in some form.

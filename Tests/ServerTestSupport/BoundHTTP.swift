@@ -93,7 +93,10 @@ public enum BoundHTTP {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            // Repeated fields (two Set-Cookie) are joined with ", ", as URLSession joins them.
+            let name = String(line[..<colon])
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { $0 + ", " + value } ?? value
         }
         var body = Array(bytes[(end + 4)...])
         if headers.first(where: { $0.key.lowercased() == "transfer-encoding" })?.value.lowercased() == "chunked" {

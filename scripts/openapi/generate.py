@@ -63,6 +63,8 @@ SCHEMAS = {
             "longitude": {"type": "number", "description": "−180…180 on every row the API created; see latitude."},
             "createdAt": {"type": "string", "format": "date-time"},
             "updatedAt": {"type": "string", "format": "date-time"},
+            "hidden": {"const": True, "description": "Only on a hidden row, shown to its owner or a moderator (Docs/Access.md)."},
+            "hiddenReason": {"type": "string", "description": "Why a moderator (or a suspension) hid it; with `hidden`."},
         },
     },
     "StudentLocationList": {
@@ -102,7 +104,8 @@ SCHEMAS = {
         "type": "object",
         "description": "Parse Server's error body: 101 not found, 102 invalid query, 105 invalid field name, "
         "107 invalid JSON or bad constraint, 111 incorrect type, 119 not the owner, 124 query too expensive, "
-        "142 validation failed, 155 too many expensive queries at once, 209 no valid session.",
+        "142 validation failed, 155 too many expensive queries at once or too many changes from one account, "
+        "209 no valid session (or a cookie-authenticated POST without `Content-Type: application/json`).",
         "required": ["code", "error"],
         "additionalProperties": False,
         "properties": {"code": {"type": "integer"}, "error": {"type": "string"}},
@@ -228,6 +231,39 @@ SCHEMAS = {
                 "description": "Only to the user's own session.",
                 "properties": {"address": {"type": "string"}, "_verified": {"type": "boolean"}},
             },
+            "role": {"enum": ["student", "moderator"], "description": "Only to the user's own session."},
+        },
+    },
+    "HideRequest": {
+        "type": "object",
+        "required": ["reason"],
+        "properties": {"reason": {"type": "string", "minLength": 1, "description": "At most 200 bytes; shown to the row's owner."}},
+    },
+    "DeleteAccountRequest": {
+        "type": "object",
+        "properties": {"password": {"type": "string", "description": "Required unless the account has no password."}},
+    },
+    "DeletedAccount": {
+        "type": "object",
+        "required": ["deleted"],
+        "additionalProperties": False,
+        "properties": {"deleted": {
+            "type": "object", "required": ["locations", "sessions"], "additionalProperties": False,
+            "properties": {"locations": {"type": "integer", "minimum": 0}, "sessions": {"type": "integer", "minimum": 0}},
+        }},
+    },
+    "AccountExport": {
+        "type": "object",
+        "required": ["account", "locations"],
+        "additionalProperties": False,
+        "properties": {
+            "account": {
+                "type": "object",
+                "required": ["key", "email", "firstName", "lastName", "role", "createdAt"],
+                "additionalProperties": False,
+                "properties": {name: {"type": "string"} for name in ["key", "email", "firstName", "lastName", "role", "createdAt"]},
+            },
+            "locations": {"type": "array", "items": ref("StudentLocation"), "description": "Every row, hidden ones marked."},
         },
     },
     "WrappedUser": {
@@ -240,16 +276,25 @@ SCHEMAS = {
 
 RETRY_AFTER = {"Retry-After": {"description": "Seconds until it may be tried again.", "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
 BUSY = udacity("Too many password checks run at once (`--max-concurrent-hashes`); try again after `Retry-After` (1 s).", None, RETRY_AFTER)
-SET_COOKIE = {"Set-Cookie": {"description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`.", "schema": {"type": "string"}}}
+SET_COOKIE = {"Set-Cookie": {"description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login also sets "
+                             "`onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a "
+                             "logout clears it.", "schema": {"type": "string"}}}
 QUERY_RETRY_AFTER = {"Retry-After": {"description": "Seconds until the query may be sent again.", "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
 LOCATION = {"Location": {"description": "The new row's absolute URL.", "schema": {"type": "string"}}}
 
 WRITE_BODY = {"required": True, "content": json_content(ref("StudentLocationWrite"))}
 OBJECT_ID = {"name": "objectId", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
-BEARER = [{"session": []}]
+BEARER = [{"session": []}, {"cookie": []}]
 TOO_LARGE = response("The body is larger than the limit (64 KB by default).", ref("PlainError"))
 NO_KEYS = response("Refused: no valid session (209), another account's row (119), or missing Parse keys.",
                    {"oneOf": [ref("ParseError"), ref("PlainError")]})
+CREATE_REFUSED = response("Refused: no valid session (209; or a cookie-authenticated POST without "
+                          "`Content-Type: application/json`), another account's uniqueKey (119), the account already "
+                          "has `--max-rows-per-account` rows (119), or missing Parse keys.",
+                          {"oneOf": [ref("ParseError"), ref("PlainError")]})
+TOO_MANY_CHANGES = response("More than `--max-writes-per-minute` writes from this account (155).", ref("ParseError"),
+                            {"Retry-After": {"description": "Seconds until the account's minute is over.",
+                                             "schema": {"type": "string", "pattern": "^[0-9]+$"}}})
 
 
 def list_parameters(is_v1):
@@ -269,7 +314,7 @@ def list_parameters(is_v1):
 def location_paths(path, is_v1, era):
     tags = ["StudentLocation"]
     name = {"v1": "", "parse": "Parse", "one": "ParseOne"}[era]
-    return {
+    paths = {
         path: {
             "get": {
                 "operationId": f"listLocations{name}", "tags": tags, "summary": "List locations (Parse query).",
@@ -285,7 +330,8 @@ def location_paths(path, is_v1, era):
                 "operationId": f"createLocation{name}", "tags": tags, "summary": "Post a location.",
                 "security": BEARER, "requestBody": WRITE_BODY,
                 "responses": {"201": response("Created.", ref("CreatedLocation"), LOCATION),
-                              "400": parse_error("Invalid body (105, 107, 111, 142)."), "403": NO_KEYS, "413": TOO_LARGE},
+                              "400": parse_error("Invalid body (105, 107, 111, 142)."), "403": CREATE_REFUSED,
+                              "413": TOO_LARGE, "429": TOO_MANY_CHANGES},
             },
         },
         path + "/{objectId}": {
@@ -293,23 +339,39 @@ def location_paths(path, is_v1, era):
             "get": {
                 "operationId": f"getLocation{name}", "tags": tags, "summary": "One row.",
                 "responses": {"200": response("The row.", ref("StudentLocation")), "403": NO_KEYS,
-                              "404": parse_error("No such row (101).")},
+                              "404": parse_error("No such row, or a hidden one the caller may not see (101).")},
             },
             "put": {
                 "operationId": f"updateLocation{name}", "tags": tags, "summary": "Change the fields sent.",
                 "security": BEARER, "requestBody": WRITE_BODY,
                 "responses": {"200": response("Updated.", ref("UpdatedLocation")),
                               "400": parse_error("Invalid body (107, 111, 142)."), "403": NO_KEYS,
-                              "404": parse_error("No such row (101)."), "413": TOO_LARGE},
+                              "404": parse_error("No such row (101)."), "413": TOO_LARGE, "429": TOO_MANY_CHANGES},
             },
             "delete": {
-                "operationId": f"deleteLocation{name}", "tags": tags, "summary": "Delete a row (its owner only, with a session, even with `--open-writes`).",
-                "security": BEARER,
+                "operationId": f"deleteLocation{name}", "tags": tags,
+                "summary": "Delete a row: its owner, a moderator, or anyone under `--open-writes` (Docs/Access.md).",
+                "security": BEARER + [{}],
                 "responses": {"200": response("Deleted.", ref("Empty")), "403": NO_KEYS,
-                              "404": parse_error("No such row (101).")},
+                              "404": parse_error("No such row (101)."), "429": TOO_MANY_CHANGES},
             },
         },
     }
+    if is_v1:
+        for action, summary in [("hide", "Hide a row from everyone but its owner and the moderators (moderators only)."),
+                                ("unhide", "Show a hidden row again (moderators only).")]:
+            paths[path + "/{objectId}/" + action] = {
+                "parameters": [OBJECT_ID],
+                "post": {
+                    "operationId": f"{action}Location", "tags": tags, "summary": summary, "security": BEARER,
+                    **({"requestBody": {"required": True, "content": json_content(ref("HideRequest"))}} if action == "hide" else {}),
+                    "responses": {"200": response("Done.", ref("UpdatedLocation")),
+                                  "400": parse_error("No reason, or one over 200 bytes (142)."),
+                                  "403": response("No valid session (209), or not a moderator (119).", ref("ParseError")),
+                                  "404": parse_error("No such row (101).")},
+                },
+            }
+    return paths
 
 
 def session_paths(prefix, wrapped):
@@ -379,6 +441,33 @@ def session_paths(prefix, wrapped):
                     "404": udacity("No such user."),
                 },
             },
+            "delete": {
+                "operationId": f"deleteAccount{name}", "tags": tags,
+                "summary": "Delete the caller's own account, its locations and its sessions (the password is checked "
+                           "again, and counted like a login).",
+                "security": BEARER,
+                "parameters": [{"name": "key", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}],
+                "requestBody": {"required": False, "content": json_content(ref("DeleteAccountRequest"))},
+                "responses": {
+                    "200": udacity("Deleted.", ref("DeletedAccount")),
+                    "400": udacity("No password sent, or not JSON."),
+                    "403": udacity("Not this account's session, or a wrong password."),
+                    "429": udacity("Too many login attempts (the login throttle).", None, RETRY_AFTER),
+                    "503": BUSY,
+                },
+            },
+        },
+        prefix + "/users/{key}/export": {
+            "get": {
+                "operationId": f"exportAccount{name}", "tags": tags,
+                "summary": "Everything the server holds of the caller's own account: the account and every row.",
+                "security": BEARER,
+                "parameters": [{"name": "key", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}],
+                "responses": {
+                    "200": udacity("The export.", ref("AccountExport")),
+                    "403": udacity("Not this account's session."),
+                },
+            },
         },
     }
 
@@ -426,7 +515,11 @@ def document():
         "paths": paths,
         "components": {
             "schemas": SCHEMAS,
-            "securitySchemes": {"session": {"type": "http", "scheme": "bearer", "description": "A session id from POST …/session."}},
+            "securitySchemes": {
+                "session": {"type": "http", "scheme": "bearer", "description": "A session id from POST …/session."},
+                "cookie": {"type": "apiKey", "in": "cookie", "name": "onthemap_session",
+                           "description": "The cookie a login sets; a POST with it must send `Content-Type: application/json`."},
+            },
         },
     }
 

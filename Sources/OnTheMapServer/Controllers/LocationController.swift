@@ -4,25 +4,24 @@ import Hummingbird
 import NIOCore
 import OnTheMapModels
 
-/// `StudentLocation`: list, read one, create, update, delete — under every era's path.
+/// `StudentLocation`: list, read one, create, update, delete, hide and unhide — under every
+/// era's path. Who may do what is `Access`'s to say (Docs/Access.md); this controller resolves
+/// the caller, asks the rule and lets storage enforce it in the write's own transaction.
 struct LocationController: Sendable {
     let storage: any ServerStorage
     let configuration: ServerConfiguration
-    let sessions: SessionAuthority
+    let callers: CallerResolver
     let answers: ListAnswerCache
     /// Slots for the queries no index serves (a refused or over-budget answer is never cached).
     let expensiveQueries: ExpensiveQueryGate
+    var fairShare: FairShare { FairShare(storage: storage, configuration: configuration) }
+    var audit: AuditLog { AuditLog(storage: storage) }
 
     /// Registers the routes of one collection (`.v1`, `.parse`, `.parseOne`).
     func register(on router: Router<AppRequestContext>, paths: RequestPath.Locations, isV1: Bool) {
         router.get(RouterPath(paths.collection)) { request, _ in try await list(request, isV1: isV1) }
         router.get(RouterPath(paths.object(":objectId"))) { request, context in
-            try checkParseKeys(request)
-            let id = try context.parameters.require("objectId")
-            guard let row = try await storage.location(objectId: id) else { throw APIFailure.objectNotFound() }
-            var json = LocationJSON()
-            json.write(row, keys: nil)
-            return JSONResponse.raw(json.bytes)
+            try await read(request, objectId: try context.parameters.require("objectId"))
         }
         router.post(RouterPath(paths.collection)) { request, _ in try await create(request, paths: paths) }
         router.put(RouterPath(paths.object(":objectId"))) { request, context in
@@ -31,16 +30,31 @@ struct LocationController: Sendable {
         router.delete(RouterPath(paths.object(":objectId"))) { request, context in
             try await delete(request, objectId: try context.parameters.require("objectId"))
         }
+        guard isV1 else { return }
+        router.post(RouterPath(paths.hide(":objectId"))) { request, context in
+            try await setHidden(request, objectId: try context.parameters.require("objectId"), hide: true)
+        }
+        router.post(RouterPath(paths.unhide(":objectId"))) { request, context in
+            try await setHidden(request, objectId: try context.parameters.require("objectId"), hide: false)
+        }
     }
 
     private func list(_ request: Request, isV1: Bool) async throws -> Response {
         try checkParseKeys(request)
-        let key = answers.key(isV1: isV1, query: request.uri.query)
+        let caller = try await callers.reader(request)
+        var visibility = Access.visibility(for: caller)
+        // A student's list is the public one unless one of their rows is hidden; only the public
+        // answer is cached, so a hidden row never lands under a key another caller reads.
+        if case .publicAndOwn(let key) = visibility, try await !storage.hasHiddenLocations(owner: key) {
+            visibility = .public
+        }
+        let key = visibility == .public ? answers.key(isV1: isV1, query: request.uri.query) : nil
         if let key, let body = answers.answer(for: key) { return JSONResponse.body(body) }
         let generation = answers.generation
-        let query = try ListQuery.parse(
+        var query = try ListQuery.parse(
             RawQuery.parse(request.uri.query), defaultLimit: configuration.defaultLimit, maxLimit: configuration.maxLimit,
             allowUniqueKeyParameter: isV1)
+        query.visibility = visibility
         let (rows, count) =
             query.isExpensive
             ? try await expensiveQueries.run { try await storage.locations(query) } : try await storage.locations(query)
@@ -51,22 +65,38 @@ struct LocationController: Sendable {
         return JSONResponse.body(body)
     }
 
+    private func read(_ request: Request, objectId: String) async throws -> Response {
+        try checkParseKeys(request)
+        let caller = try await callers.reader(request)
+        guard let row = try await storage.location(objectId: objectId), Access.maySee(row, caller) else {
+            throw APIFailure.objectNotFound()
+        }
+        var json = LocationJSON()
+        json.write(row, keys: nil)
+        return JSONResponse.raw(json.bytes)
+    }
+
     private func create(_ request: Request, paths: RequestPath.Locations) async throws -> Response {
         try checkParseKeys(request)
         var request = request
-        let owner = try await writer(request)
+        let caller = try await callers.writer(request)
         let body = try await request.jsonBody(limit: configuration.maxBodyBytes, invalid: .invalidJSON())
         let changes = try LocationBody.changes(from: body, isCreate: true, maxStringBytes: configuration.maxStringBytes)
-        if let owner, changes.uniqueKey != owner {
-            throw APIFailure.forbidden("You can only post locations for your own account (uniqueKey \(owner)).")
-        }
+        do { try Access.checkCreate(uniqueKey: changes.uniqueKey, caller) } catch { throw error.failure }
+        try await fairShare.countWrite(caller)
         let now = WireDate.string(from: Date())
         let row = StoredLocation(
             objectId: RandomID.alphanumeric(10), uniqueKey: changes.uniqueKey, firstName: changes.firstName,
             lastName: changes.lastName, mapString: changes.mapString, mediaURL: changes.mediaURL,
             latitude: changes.latitude, longitude: changes.longitude, createdAt: now, updatedAt: now)
         defer { answers.invalidate() }
-        try await storage.insert(row)
+        if caller.accountKey != nil {
+            guard try await storage.insert(row, maxRowsPerOwner: configuration.maxRowsPerAccount) else {
+                throw fairShare.rowLimitReached
+            }
+        } else {
+            try await storage.insert(row)
+        }
         var headers = HTTPFields()
         headers[.location] = Self.absoluteLocation(of: request, path: paths.object(row.objectId))
         return JSONResponse.make(status: .created, CreatedLocation(createdAt: now, objectId: row.objectId), headers: headers)
@@ -75,12 +105,15 @@ struct LocationController: Sendable {
     private func update(_ request: Request, objectId: String) async throws -> Response {
         try checkParseKeys(request)
         var request = request
-        let owner = try await writer(request)
+        let caller = try await callers.writer(request)
+        let owner: String?
+        do { owner = try Access.requiredOwner(for: .update, caller) } catch { throw error.failure }
         let body = try await request.jsonBody(limit: configuration.maxBodyBytes, invalid: .invalidJSON())
         let changes = try LocationBody.changes(from: body, isCreate: false, maxStringBytes: configuration.maxStringBytes)
         if let owner, let key = changes.uniqueKey, key != owner {
             throw APIFailure.forbidden("You cannot give a location to another account.")
         }
+        try await fairShare.countWrite(caller)
         let now = WireDate.string(from: Date())
         defer { answers.invalidate() }
         switch try await storage.update(objectId: objectId, changes: changes, updatedAt: now, owner: owner) {
@@ -90,30 +123,59 @@ struct LocationController: Sendable {
         }
     }
 
+    /// Deletes a row: its owner, a moderator, or anyone under `--open-writes` (the 2015 Parse
+    /// contract, in which any client with the app keys could delete any row).
     private func delete(_ request: Request, objectId: String) async throws -> Response {
         try checkParseKeys(request)
-        // Never anonymous, even with --open-writes: the original clients never delete, and an
-        // open DELETE would let anyone empty the class. Only the row's owner may.
-        guard let token = request.bearerToken, let session = try await sessions.session(id: token) else {
-            throw APIFailure.invalidSession()
+        let caller = try await callers.writer(request)
+        let owner: String?
+        do { owner = try Access.requiredOwner(for: .delete, caller) } catch { throw error.failure }
+        try await fairShare.countWrite(caller)
+        // A moderator deleting another's row is a moderation act: it goes to the audit log.
+        var othersRow = false
+        if case .account(let key, .moderator) = caller, let row = try await storage.location(objectId: objectId) {
+            othersRow = row.uniqueKey != key
         }
-        let owner = session.accountKey
         defer { answers.invalidate() }
         switch try await storage.delete(objectId: objectId, owner: owner) {
-        case .done: return JSONResponse.raw(Array("{}".utf8))
+        case .done:
+            if othersRow, let key = caller.accountKey {
+                try await audit.record(actor: key, action: "delete-location", target: objectId)
+            }
+            return JSONResponse.raw(Array("{}".utf8))
         case .notFound: throw APIFailure.objectNotFound()
         case .notOwner: throw APIFailure.forbidden("This location belongs to another account.")
         }
     }
 
-    /// The account key a write must belong to, or `nil` when writes are open to all.
-    private func writer(_ request: Request) async throws -> String? {
-        if configuration.openWrites { return nil }
-        guard let token = request.bearerToken, let session = try await sessions.session(id: token) else {
-            throw APIFailure.invalidSession()
+    /// `POST …/<id>/hide` (body `{"reason":"…"}`) and `…/unhide`: moderators only.
+    private func setHidden(_ request: Request, objectId: String, hide: Bool) async throws -> Response {
+        try checkParseKeys(request)
+        var request = request
+        let caller = try await callers.writer(request)
+        do { try Access.checkModerate(caller) } catch { throw error.failure }
+        var reason: String?
+        if hide {
+            let body = try await request.jsonBody(limit: configuration.maxBodyBytes, invalid: .invalidJSON())
+            guard case .string(let text) = body["reason"], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw APIFailure.validation("A reason is required to hide a location.")
+            }
+            guard text.utf8.count <= Self.maxReasonBytes else {
+                throw APIFailure.validation("The reason must be at most \(Self.maxReasonBytes) bytes.")
+            }
+            reason = text
         }
-        return session.accountKey
+        let actor = caller.accountKey ?? AuditLog.operator
+        let now = WireDate.string(from: Date())
+        defer { answers.invalidate() }
+        let mark = reason.map { HiddenMark(at: now, reason: $0, by: actor) }
+        guard try await storage.setHidden(objectId: objectId, mark: mark) else { throw APIFailure.objectNotFound() }
+        try await audit.record(actor: actor, action: hide ? "hide" : "unhide", target: objectId, reason: reason)
+        return JSONResponse.make(UpdatedLocation(updatedAt: now))
     }
+
+    /// The longest hide reason, in bytes.
+    static let maxReasonBytes = 200
 
     private func checkParseKeys(_ request: Request) throws {
         guard let applicationID = configuration.parseApplicationID, let restKey = configuration.parseRESTAPIKey else { return }

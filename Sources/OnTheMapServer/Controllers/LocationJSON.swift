@@ -56,6 +56,11 @@ struct LocationJSON {
         number(.longitude, row.longitude)
         text(.createdAt, row.createdAt)
         text(.updatedAt, row.updatedAt)
+        // Only callers the rule lets see a hidden row get it at all (Docs/Access.md); they see it marked.
+        if row.isHidden {
+            bytes.append(contentsOf: #","hidden":true,"hiddenReason":"#.utf8)
+            writeString(row.hiddenReason ?? "")
+        }
         bytes.append(UInt8(ascii: "}"))
     }
 

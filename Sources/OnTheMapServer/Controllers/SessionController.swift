@@ -45,7 +45,7 @@ struct SessionController: Sendable {
         guard credentials.count == 1 else { throw APIFailure.udacity(.badRequest, "Did not specify exactly one credential.") }
         guard credentials[0] == "udacity" else {
             let account = try await providerLogin.account(credential: credentials[0], fields: fields[credentials[0]], address: address)
-            return try await sessionResponse(for: account, status: .ok)
+            return try await sessionResponse(for: account, status: .ok, cookie: SessionCookie(request, configuration))
         }
         guard case .string(let username) = fields["udacity"]?["username"] else {
             throw APIFailure.udacity(.badRequest, "trails.Error 400: Missing parameter 'username'", parameter: "udacity.username")
@@ -61,13 +61,19 @@ struct SessionController: Sendable {
             throw APIFailure.udacity(.forbidden, "Account not found or invalid credentials.")
         }
         try await throttle.loginSucceeded(admission)
-        return try await sessionResponse(for: account, status: .ok)
+        return try await sessionResponse(for: account, status: .ok, cookie: SessionCookie(request, configuration))
     }
 
-    func sessionResponse(for account: Account, status: HTTPResponse.Status) async throws -> Response {
+    /// A new session's answer; with `cookie`, it also sets the session cookie (Docs/Access.md).
+    func sessionResponse(for account: Account, status: HTTPResponse.Status, cookie: SessionCookie? = nil) async throws -> Response {
+        // A suspended account never has a session (Docs/Access.md), whichever way it logs in.
+        if account.suspendedAt != nil {
+            throw APIFailure.udacity(.forbidden, "This account is suspended. Ask the class's moderator.")
+        }
         let session = try await sessions.openSession(for: account)
         var headers = HTTPFields()
         headers[.setCookie] = "XSRF-TOKEN=\(session.xsrfToken ?? ""); Path=/; SameSite=Lax"
+        if let cookie { headers.append(HTTPField(name: .setCookie, value: cookie.set(session.id))) }
         let expiration = WireDate.microsecondString(from: Date(timeIntervalSince1970: session.expiresAt))
         return JSONResponse.make(
             status: status,
@@ -83,6 +89,9 @@ struct SessionController: Sendable {
         if let token = request.bearerToken {
             session = try await sessions.session(id: token)
         }
+        if session == nil, request.bearerToken == nil, let cookie = request.cookie(CallerResolver.cookieName) {
+            session = try await sessions.session(id: cookie)
+        }
         if session == nil {
             guard let header = request.headers[.xsrfToken], let cookie = request.cookie("XSRF-TOKEN") else {
                 throw APIFailure.udacity(.forbidden, "No session: send the XSRF-TOKEN cookie and the X-XSRF-TOKEN header.")
@@ -94,6 +103,7 @@ struct SessionController: Sendable {
         try await sessions.endSession(id: session.id)
         var headers = HTTPFields()
         headers[.setCookie] = "XSRF-TOKEN=; Path=/; Max-Age=0; SameSite=Lax"
+        headers.append(HTTPField(name: .setCookie, value: SessionCookie(request, configuration).clear))
         let expiration = WireDate.microsecondString(from: Date(timeIntervalSince1970: session.expiresAt))
         return JSONResponse.make(
             DeleteSessionResponse(session: .init(id: session.id, expiration: expiration)), prefixed: true, headers: headers)
@@ -105,9 +115,31 @@ struct SessionController: Sendable {
             throw APIFailure.udacity(.notFound, "User not found.")
         }
         var user = PublicUser(key: account.key, firstName: account.firstName, lastName: account.lastName, nickname: account.firstName)
-        if let token = request.bearerToken, let session = try await sessions.session(id: token), session.accountKey == key {
+        let caller = try await CallerResolver(storage: storage, configuration: configuration, sessions: sessions).reader(request)
+        if caller.accountKey == key {
             user.email = .init(address: account.email, verified: true)
+            user.role = account.role.rawValue
         }
         return wrapped ? JSONResponse.make(WrappedPublicUser(user: user), prefixed: true) : JSONResponse.make(user, prefixed: true)
     }
+}
+
+/// The `onthemap_session` cookie a login sets (Docs/Access.md): HttpOnly, SameSite=Strict, and
+/// Secure when the request came over TLS (`--trust-proxy` and `X-Forwarded-Proto: https`).
+struct SessionCookie: Sendable {
+    var secure: Bool
+
+    init(_ request: Request, _ configuration: ServerConfiguration) {
+        secure = configuration.trustProxy && request.headers[.forwardedProto]?.lowercased() == "https"
+    }
+
+    private var attributes: String { "Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "") }
+
+    func set(_ sessionID: String) -> String { "\(CallerResolver.cookieName)=\(sessionID); \(attributes)" }
+
+    var clear: String { "\(CallerResolver.cookieName)=; Max-Age=0; \(attributes)" }
+}
+
+extension HTTPField.Name {
+    static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
 }

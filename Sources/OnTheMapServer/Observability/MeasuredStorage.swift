@@ -106,5 +106,30 @@ struct MeasuredStorage: ServerStorage {
     func updatePassword(key: String, passwordHash: String) async throws -> Bool {
         try await measure("update_password") { try await base.updatePassword(key: key, passwordHash: passwordHash) }
     }
-    func deleteAccount(key: String) async throws -> Bool { try await measure("delete_account") { try await base.deleteAccount(key: key) } }
+    func deleteAccount(key: String) async throws -> AccountDeletion? {
+        try await measure("delete_account") { try await base.deleteAccount(key: key) }
+    }
+
+    func insert(_ location: StoredLocation, maxRowsPerOwner: Int) async throws -> Bool {
+        try await measure("insert_location") { try await base.insert(location, maxRowsPerOwner: maxRowsPerOwner) }
+    }
+    func setHidden(objectId: String, mark: HiddenMark?) async throws -> Bool {
+        try await measure("set_hidden") { try await base.setHidden(objectId: objectId, mark: mark) }
+    }
+    func hasHiddenLocations(owner: String) async throws -> Bool {
+        try await measure("has_hidden") { try await base.hasHiddenLocations(owner: owner) }
+    }
+    func setRole(key: String, role: AccountRole) async throws -> Bool {
+        try await measure("set_role") { try await base.setRole(key: key, role: role) }
+    }
+    func setSuspended(key: String, at: String?) async throws -> Bool {
+        try await measure("set_suspended") { try await base.setSuspended(key: key, at: at) }
+    }
+    func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double) {
+        try await measure("count_write") { try await base.countWrite(accountKey: accountKey, now: now, window: window) }
+    }
+    func insert(_ entry: AuditEntry) async throws { try await measure("insert_audit") { try await base.insert(entry) } }
+    func auditEntries(since: String?) async throws -> [AuditEntry] {
+        try await measure("audit") { try await base.auditEntries(since: since) }
+    }
 }

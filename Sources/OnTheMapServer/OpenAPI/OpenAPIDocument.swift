@@ -58,7 +58,7 @@ enum OpenAPIDocument {
             },
             "headers": {
               "Set-Cookie": {
-                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`.",
+                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
                 "schema": {
                   "type": "string"
                 }
@@ -185,7 +185,7 @@ enum OpenAPIDocument {
             },
             "headers": {
               "Set-Cookie": {
-                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`.",
+                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
                 "schema": {
                   "type": "string"
                 }
@@ -234,7 +234,7 @@ enum OpenAPIDocument {
             },
             "headers": {
               "Set-Cookie": {
-                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`.",
+                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
                 "schema": {
                   "type": "string"
                 }
@@ -383,6 +383,162 @@ enum OpenAPIDocument {
             }
           }
         }
+      },
+      "delete": {
+        "operationId": "deleteAccount",
+        "tags": [
+          "Session"
+        ],
+        "summary": "Delete the caller's own account, its locations and its sessions (the password is checked again, and counted like a login).",
+        "security": [
+          {
+            "session": []
+          },
+          {
+            "cookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "key",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/DeleteAccountRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Deleted. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DeletedAccount"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "No password sent, or not JSON. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "Not this account's session, or a wrong password. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "Too many login attempts (the login throttle). The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until it may be tried again.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "Too many password checks run at once (`--max-concurrent-hashes`); try again after `Retry-After` (1 s). The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until it may be tried again.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/users/{key}/export": {
+      "get": {
+        "operationId": "exportAccount",
+        "tags": [
+          "Session"
+        ],
+        "summary": "Everything the server holds of the caller's own account: the account and every row.",
+        "security": [
+          {
+            "session": []
+          },
+          {
+            "cookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "key",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The export. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AccountExport"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "Not this account's session. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            }
+          }
+        }
       }
     },
     "/api/session": {
@@ -414,7 +570,7 @@ enum OpenAPIDocument {
             },
             "headers": {
               "Set-Cookie": {
-                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`.",
+                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
                 "schema": {
                   "type": "string"
                 }
@@ -541,7 +697,7 @@ enum OpenAPIDocument {
             },
             "headers": {
               "Set-Cookie": {
-                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`.",
+                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
                 "schema": {
                   "type": "string"
                 }
@@ -590,7 +746,7 @@ enum OpenAPIDocument {
             },
             "headers": {
               "Set-Cookie": {
-                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`.",
+                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
                 "schema": {
                   "type": "string"
                 }
@@ -730,6 +886,162 @@ enum OpenAPIDocument {
           },
           "404": {
             "description": "No such user. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteAccountLegacy",
+        "tags": [
+          "Session"
+        ],
+        "summary": "Delete the caller's own account, its locations and its sessions (the password is checked again, and counted like a login).",
+        "security": [
+          {
+            "session": []
+          },
+          {
+            "cookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "key",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/DeleteAccountRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Deleted. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DeletedAccount"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "No password sent, or not JSON. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "Not this account's session, or a wrong password. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "Too many login attempts (the login throttle). The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until it may be tried again.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "Too many password checks run at once (`--max-concurrent-hashes`); try again after `Retry-After` (1 s). The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UdacityError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until it may be tried again.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/users/{key}/export": {
+      "get": {
+        "operationId": "exportAccountLegacy",
+        "tags": [
+          "Session"
+        ],
+        "summary": "Everything the server holds of the caller's own account: the account and every row.",
+        "security": [
+          {
+            "session": []
+          },
+          {
+            "cookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "key",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The export. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AccountExport"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "Not this account's session. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
             "content": {
               "application/json": {
                 "schema": {
@@ -880,6 +1192,9 @@ enum OpenAPIDocument {
         "security": [
           {
             "session": []
+          },
+          {
+            "cookie": []
           }
         ],
         "requestBody": {
@@ -922,7 +1237,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209; or a cookie-authenticated POST without `Content-Type: application/json`), another account's uniqueKey (119), the account already has `--max-rows-per-account` rows (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -944,6 +1259,25 @@ enum OpenAPIDocument {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/PlainError"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "More than `--max-writes-per-minute` writes from this account (155).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until the account's minute is over.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
                 }
               }
             }
@@ -998,7 +1332,7 @@ enum OpenAPIDocument {
             }
           },
           "404": {
-            "description": "No such row (101).",
+            "description": "No such row, or a hidden one the caller may not see (101).",
             "content": {
               "application/json": {
                 "schema": {
@@ -1018,6 +1352,9 @@ enum OpenAPIDocument {
         "security": [
           {
             "session": []
+          },
+          {
+            "cookie": []
           }
         ],
         "requestBody": {
@@ -1087,6 +1424,25 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "429": {
+            "description": "More than `--max-writes-per-minute` writes from this account (155).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until the account's minute is over.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            }
           }
         }
       },
@@ -1095,11 +1451,15 @@ enum OpenAPIDocument {
         "tags": [
           "StudentLocation"
         ],
-        "summary": "Delete a row (its owner only, with a session, even with `--open-writes`).",
+        "summary": "Delete a row: its owner, a moderator, or anyone under `--open-writes` (Docs/Access.md).",
         "security": [
           {
             "session": []
-          }
+          },
+          {
+            "cookie": []
+          },
+          {}
         ],
         "responses": {
           "200": {
@@ -1125,6 +1485,175 @@ enum OpenAPIDocument {
                       "$ref": "#/components/schemas/PlainError"
                     }
                   ]
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such row (101).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "More than `--max-writes-per-minute` writes from this account (155).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until the account's minute is over.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/StudentLocation/{objectId}/hide": {
+      "parameters": [
+        {
+          "name": "objectId",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          }
+        }
+      ],
+      "post": {
+        "operationId": "hideLocation",
+        "tags": [
+          "StudentLocation"
+        ],
+        "summary": "Hide a row from everyone but its owner and the moderators (moderators only).",
+        "security": [
+          {
+            "session": []
+          },
+          {
+            "cookie": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/HideRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Done.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UpdatedLocation"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "No reason, or one over 200 bytes (142).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "No valid session (209), or not a moderator (119).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such row (101).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/StudentLocation/{objectId}/unhide": {
+      "parameters": [
+        {
+          "name": "objectId",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          }
+        }
+      ],
+      "post": {
+        "operationId": "unhideLocation",
+        "tags": [
+          "StudentLocation"
+        ],
+        "summary": "Show a hidden row again (moderators only).",
+        "security": [
+          {
+            "session": []
+          },
+          {
+            "cookie": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Done.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UpdatedLocation"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "No reason, or one over 200 bytes (142).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "No valid session (209), or not a moderator (119).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
                 }
               }
             }
@@ -1274,6 +1803,9 @@ enum OpenAPIDocument {
         "security": [
           {
             "session": []
+          },
+          {
+            "cookie": []
           }
         ],
         "requestBody": {
@@ -1316,7 +1848,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209; or a cookie-authenticated POST without `Content-Type: application/json`), another account's uniqueKey (119), the account already has `--max-rows-per-account` rows (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -1338,6 +1870,25 @@ enum OpenAPIDocument {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/PlainError"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "More than `--max-writes-per-minute` writes from this account (155).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until the account's minute is over.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
                 }
               }
             }
@@ -1392,7 +1943,7 @@ enum OpenAPIDocument {
             }
           },
           "404": {
-            "description": "No such row (101).",
+            "description": "No such row, or a hidden one the caller may not see (101).",
             "content": {
               "application/json": {
                 "schema": {
@@ -1412,6 +1963,9 @@ enum OpenAPIDocument {
         "security": [
           {
             "session": []
+          },
+          {
+            "cookie": []
           }
         ],
         "requestBody": {
@@ -1481,6 +2035,25 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "429": {
+            "description": "More than `--max-writes-per-minute` writes from this account (155).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until the account's minute is over.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            }
           }
         }
       },
@@ -1489,11 +2062,15 @@ enum OpenAPIDocument {
         "tags": [
           "StudentLocation"
         ],
-        "summary": "Delete a row (its owner only, with a session, even with `--open-writes`).",
+        "summary": "Delete a row: its owner, a moderator, or anyone under `--open-writes` (Docs/Access.md).",
         "security": [
           {
             "session": []
-          }
+          },
+          {
+            "cookie": []
+          },
+          {}
         ],
         "responses": {
           "200": {
@@ -1529,6 +2106,25 @@ enum OpenAPIDocument {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "More than `--max-writes-per-minute` writes from this account (155).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until the account's minute is over.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
                 }
               }
             }
@@ -1668,6 +2264,9 @@ enum OpenAPIDocument {
         "security": [
           {
             "session": []
+          },
+          {
+            "cookie": []
           }
         ],
         "requestBody": {
@@ -1710,7 +2309,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209; or a cookie-authenticated POST without `Content-Type: application/json`), another account's uniqueKey (119), the account already has `--max-rows-per-account` rows (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -1732,6 +2331,25 @@ enum OpenAPIDocument {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/PlainError"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "More than `--max-writes-per-minute` writes from this account (155).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until the account's minute is over.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
                 }
               }
             }
@@ -1786,7 +2404,7 @@ enum OpenAPIDocument {
             }
           },
           "404": {
-            "description": "No such row (101).",
+            "description": "No such row, or a hidden one the caller may not see (101).",
             "content": {
               "application/json": {
                 "schema": {
@@ -1806,6 +2424,9 @@ enum OpenAPIDocument {
         "security": [
           {
             "session": []
+          },
+          {
+            "cookie": []
           }
         ],
         "requestBody": {
@@ -1875,6 +2496,25 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "429": {
+            "description": "More than `--max-writes-per-minute` writes from this account (155).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until the account's minute is over.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            }
           }
         }
       },
@@ -1883,11 +2523,15 @@ enum OpenAPIDocument {
         "tags": [
           "StudentLocation"
         ],
-        "summary": "Delete a row (its owner only, with a session, even with `--open-writes`).",
+        "summary": "Delete a row: its owner, a moderator, or anyone under `--open-writes` (Docs/Access.md).",
         "security": [
           {
             "session": []
-          }
+          },
+          {
+            "cookie": []
+          },
+          {}
         ],
         "responses": {
           "200": {
@@ -1923,6 +2567,25 @@ enum OpenAPIDocument {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "More than `--max-writes-per-minute` writes from this account (155).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ParseError"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds until the account's minute is over.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
                 }
               }
             }
@@ -2069,6 +2732,14 @@ enum OpenAPIDocument {
           "updatedAt": {
             "type": "string",
             "format": "date-time"
+          },
+          "hidden": {
+            "const": true,
+            "description": "Only on a hidden row, shown to its owner or a moderator (Docs/Access.md)."
+          },
+          "hiddenReason": {
+            "type": "string",
+            "description": "Why a moderator (or a suspension) hid it; with `hidden`."
           }
         }
       },
@@ -2181,7 +2852,7 @@ enum OpenAPIDocument {
       },
       "ParseError": {
         "type": "object",
-        "description": "Parse Server's error body: 101 not found, 102 invalid query, 105 invalid field name, 107 invalid JSON or bad constraint, 111 incorrect type, 119 not the owner, 124 query too expensive, 142 validation failed, 155 too many expensive queries at once, 209 no valid session.",
+        "description": "Parse Server's error body: 101 not found, 102 invalid query, 105 invalid field name, 107 invalid JSON or bad constraint, 111 incorrect type, 119 not the owner, 124 query too expensive, 142 validation failed, 155 too many expensive queries at once or too many changes from one account, 209 no valid session (or a cookie-authenticated POST without `Content-Type: application/json`).",
         "required": [
           "code",
           "error"
@@ -2458,6 +3129,111 @@ enum OpenAPIDocument {
                 "type": "boolean"
               }
             }
+          },
+          "role": {
+            "enum": [
+              "student",
+              "moderator"
+            ],
+            "description": "Only to the user's own session."
+          }
+        }
+      },
+      "HideRequest": {
+        "type": "object",
+        "required": [
+          "reason"
+        ],
+        "properties": {
+          "reason": {
+            "type": "string",
+            "minLength": 1,
+            "description": "At most 200 bytes; shown to the row's owner."
+          }
+        }
+      },
+      "DeleteAccountRequest": {
+        "type": "object",
+        "properties": {
+          "password": {
+            "type": "string",
+            "description": "Required unless the account has no password."
+          }
+        }
+      },
+      "DeletedAccount": {
+        "type": "object",
+        "required": [
+          "deleted"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "deleted": {
+            "type": "object",
+            "required": [
+              "locations",
+              "sessions"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "locations": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "sessions": {
+                "type": "integer",
+                "minimum": 0
+              }
+            }
+          }
+        }
+      },
+      "AccountExport": {
+        "type": "object",
+        "required": [
+          "account",
+          "locations"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "account": {
+            "type": "object",
+            "required": [
+              "key",
+              "email",
+              "firstName",
+              "lastName",
+              "role",
+              "createdAt"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "key": {
+                "type": "string"
+              },
+              "email": {
+                "type": "string"
+              },
+              "firstName": {
+                "type": "string"
+              },
+              "lastName": {
+                "type": "string"
+              },
+              "role": {
+                "type": "string"
+              },
+              "createdAt": {
+                "type": "string"
+              }
+            }
+          },
+          "locations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/StudentLocation"
+            },
+            "description": "Every row, hidden ones marked."
           }
         }
       },
@@ -2479,6 +3255,12 @@ enum OpenAPIDocument {
         "type": "http",
         "scheme": "bearer",
         "description": "A session id from POST …/session."
+      },
+      "cookie": {
+        "type": "apiKey",
+        "in": "cookie",
+        "name": "onthemap_session",
+        "description": "The cookie a login sets; a POST with it must send `Content-Type: application/json`."
       }
     }
   }

@@ -12,6 +12,8 @@ package struct ListQuery: Sendable, Hashable {
     package var includeCount = false
     /// `nil`: every field. objectId, createdAt and updatedAt are always sent.
     package var keys: Set<LocationField>? = nil
+    /// Which rows the caller may see; every row unless a request's caller narrows it (`Access`).
+    package var visibility: RowVisibility = .all
 
     /// Reads Parse's query parameters (`limit skip order count keys where`, and v1's
     /// `uniqueKey`), refusing anything else with 102 as Parse Server does.

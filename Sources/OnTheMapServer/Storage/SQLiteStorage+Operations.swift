@@ -17,11 +17,7 @@ extension SQLiteStorage {
 
     func accounts() async throws -> [Account] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM account ORDER BY created_at, key").map { row in
-                Account(
-                    key: row["key"], email: row["email"], passwordHash: row["password_hash"], firstName: row["first_name"],
-                    lastName: row["last_name"], createdAt: row["created_at"])
-            }
+            try Row.fetchAll(db, sql: "SELECT * FROM account ORDER BY created_at, key").map(Self.account(from:))
         }
     }
 
@@ -34,11 +30,14 @@ extension SQLiteStorage {
         }
     }
 
-    func deleteAccount(key: String) async throws -> Bool {
+    func deleteAccount(key: String) async throws -> AccountDeletion? {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM session WHERE account_key = ?", arguments: [key])
+            let sessions = db.changesCount
             try db.execute(sql: "DELETE FROM account WHERE key = ?", arguments: [key])
-            return db.changesCount > 0
+            guard db.changesCount > 0 else { return nil }
+            try db.execute(sql: "DELETE FROM student_location WHERE unique_key = ?", arguments: [key])
+            return AccountDeletion(locations: db.changesCount, sessions: sessions)
         }
     }
 }

@@ -92,6 +92,9 @@ final class SQLiteStorage: ServerStorage {
         migrator.registerMigration("v4-provider-identity") { db in
             try db.execute(sql: ProviderIdentity.table)
         }
+        migrator.registerMigration("v5-access") { db in
+            for statement in Self.accessMigration { try db.execute(sql: statement) }
+        }
         try migrator.migrate(pool)
     }
 
@@ -102,9 +105,11 @@ final class SQLiteStorage: ServerStorage {
     /// The page and count of `query`, within `queryTimeout` (or 400 "query too expensive").
     func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
         var compiler = SQLCompiler(dialect: .sqlite)
-        let condition = compiler.condition(query.predicate)
-        let binds = compiler.binds.map(\.databaseValue)
-        let sql = "SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT ? OFFSET ?"
+        let predicate = compiler.condition(query.predicate)
+        let visible = AccessSQL.condition(query.visibility, { _ in "?" }, next: compiler.binds.count + 1)
+        let condition = visible.sql.map { "(\(predicate)) AND \($0)" } ?? predicate
+        let binds = compiler.binds.map(\.databaseValue) + (visible.bind.map { [$0.databaseValue] } ?? [])
+        let sql = "SELECT \(AccessSQL.readColumns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT ? OFFSET ?"
         let countSQL = query.includeCount ? "SELECT COUNT(*) FROM student_location WHERE \(condition)" : nil
         return try await pool.read { [budgets, queryTimeout] db in
             try budgets.budget(for: db).run(timeout: queryTimeout) {
@@ -138,7 +143,7 @@ final class SQLiteStorage: ServerStorage {
 
     func location(objectId: String) async throws -> StoredLocation? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM student_location WHERE object_id = ?", arguments: [objectId])
+            try Row.fetchOne(db, sql: "SELECT \(AccessSQL.readColumns) FROM student_location WHERE object_id = ?", arguments: [objectId])
                 .map(Self.location(from:))
         }
     }
@@ -148,15 +153,18 @@ final class SQLiteStorage: ServerStorage {
     }
 
     func insert(_ locations: [StoredLocation]) async throws {
-        try await pool.write { db in
-            let statement = try db.makeStatement(
-                sql: "INSERT INTO student_location (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            for location in locations {
-                try statement.execute(arguments: [
-                    location.objectId, location.uniqueKey, location.firstName, location.lastName, location.mapString,
-                    location.mediaURL, location.latitude, location.longitude, location.createdAt, location.updatedAt,
-                ])
-            }
+        try await pool.write { db in try Self.insert(db, locations) }
+    }
+
+    static func insert(_ db: Database, _ locations: [StoredLocation]) throws {
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO student_location (\(AccessSQL.readColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        for location in locations {
+            try statement.execute(arguments: [
+                location.objectId, location.uniqueKey, location.firstName, location.lastName, location.mapString,
+                location.mediaURL, location.latitude, location.longitude, location.createdAt, location.updatedAt,
+                location.hiddenAt, location.hiddenReason, location.hiddenBy,
+            ])
         }
     }
 
@@ -213,7 +221,7 @@ final class SQLiteStorage: ServerStorage {
             try db.execute(
                 sql: """
                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-                    INSERT INTO student_location
+                    INSERT INTO student_location (\(Self.columns))
                     SELECT printf('s%09d', i), 'k' || (i % 5000), 'First' || (i % 97), 'Last' || (i % 89), 'Place ' || (i % 1000),
                            'https://example.com/' || i, (i % 180) - 90 + 0.5, (i % 360) - 180 + 0.25,
                            strftime('%Y-%m-%dT%H:%M:%S.000Z', 1400000000 + i * 7, 'unixepoch'),
@@ -227,7 +235,8 @@ final class SQLiteStorage: ServerStorage {
     private static func location(from row: Row) -> StoredLocation {
         StoredLocation(
             objectId: row[0], uniqueKey: row[1], firstName: row[2], lastName: row[3], mapString: row[4], mediaURL: row[5],
-            latitude: row[6], longitude: row[7], createdAt: row[8], updatedAt: row[9])
+            latitude: row[6], longitude: row[7], createdAt: row[8], updatedAt: row[9], hiddenAt: row[10], hiddenReason: row[11],
+            hiddenBy: row[12])
     }
 
     // MARK: Accounts and sessions
@@ -256,10 +265,11 @@ final class SQLiteStorage: ServerStorage {
         }
     }
 
-    private static func account(from row: Row) -> Account {
+    static func account(from row: Row) -> Account {
         Account(
             key: row["key"], email: row["email"], passwordHash: row["password_hash"], firstName: row["first_name"],
-            lastName: row["last_name"], createdAt: row["created_at"])
+            lastName: row["last_name"], createdAt: row["created_at"],
+            role: AccountRole(rawValue: row["role"] ?? "") ?? .student, suspendedAt: row["suspended_at"])
     }
 
     func insert(_ session: StoredSession) async throws {

@@ -15,7 +15,8 @@ package protocol ServerStorage: Sendable {
 
     // MARK: Locations
 
-    /// The rows matching `query`, in its order and page, and the total match count when asked.
+    /// The rows matching `query` (and its `visibility`), in its order and page, and the total
+    /// match count when asked.
     func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?)
     func location(objectId: String) async throws -> StoredLocation?
     func insert(_ location: StoredLocation) async throws
@@ -86,6 +87,31 @@ package protocol ServerStorage: Sendable {
     func accounts() async throws -> [Account]
     /// Sets a new password hash and ends the account's sessions; `false` when there is no such account.
     func updatePassword(key: String, passwordHash: String) async throws -> Bool
-    /// Deletes the account and its sessions (its locations stay); `false` when there is no such account.
-    func deleteAccount(key: String) async throws -> Bool
+    /// Deletes the account, its sessions and its locations, in one transaction; `nil` when there
+    /// is no such account.
+    func deleteAccount(key: String) async throws -> AccountDeletion?
+
+    // MARK: Access: roles, suspension, hidden rows, fair share, audit (Docs/Access.md)
+
+    /// Inserts `location` unless its owner (`uniqueKey`) already has `maxRowsPerOwner` rows,
+    /// counted in the same transaction (and, on PostgreSQL, under a lock per owner), so that
+    /// concurrent POSTs of one account on any instance cannot pass the limit. `false` when refused.
+    func insert(_ location: StoredLocation, maxRowsPerOwner: Int) async throws -> Bool
+    /// Hides the row with `mark`, or shows it again when `mark` is `nil`; `false` when there is no such row.
+    func setHidden(objectId: String, mark: HiddenMark?) async throws -> Bool
+    /// Whether any of this account's rows is hidden (its lists then differ from the public one).
+    func hasHiddenLocations(owner: String) async throws -> Bool
+    /// Sets an account's role; `false` when there is no such account.
+    func setRole(key: String, role: AccountRole) async throws -> Bool
+    /// Suspends (`at` given: ends the account's sessions and hides its visible rows with
+    /// `hidden_by = 'suspension'`) or unsuspends (`nil`: shows the rows the suspension hid), in
+    /// one transaction; `false` when there is no such account.
+    func setSuspended(key: String, at: String?) async throws -> Bool
+    /// Counts one write of `accountKey` in its current window of `window` seconds (one atomic
+    /// upsert, shared by every instance); returns the writes counted in the window, this one
+    /// included, and when the window started (seconds since 1970).
+    func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double)
+    func insert(_ entry: AuditEntry) async throws
+    /// The audit log, oldest first; only entries at or after `since` (an ISO date) when given.
+    func auditEntries(since: String?) async throws -> [AuditEntry]
 }

@@ -12,12 +12,22 @@ package struct StoredLocation: Sendable, Hashable {
     /// ISO-8601 with milliseconds; in this fixed format text order is time order.
     package var createdAt: String
     package var updatedAt: String
+    /// When a moderator (or a suspension) hid the row; `nil` while it is public (Docs/Access.md).
+    package var hiddenAt: String?
+    package var hiddenReason: String?
+    /// The moderator's account key, `operator` (command line) or `suspension`.
+    package var hiddenBy: String?
+
+    package var isHidden: Bool { hiddenAt != nil }
 
     package init(
         objectId: String, uniqueKey: String? = nil, firstName: String? = nil, lastName: String? = nil,
         mapString: String? = nil, mediaURL: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
-        createdAt: String, updatedAt: String
+        createdAt: String, updatedAt: String, hiddenAt: String? = nil, hiddenReason: String? = nil, hiddenBy: String? = nil
     ) {
+        self.hiddenAt = hiddenAt
+        self.hiddenReason = hiddenReason
+        self.hiddenBy = hiddenBy
         self.objectId = objectId
         self.uniqueKey = uniqueKey
         self.firstName = firstName
@@ -67,10 +77,16 @@ package struct Account: Sendable, Hashable {
     package var firstName: String
     package var lastName: String
     package var createdAt: String
+    package var role: AccountRole
+    /// When the account was suspended (no login, no sessions, its rows hidden); `nil` otherwise.
+    package var suspendedAt: String?
 
     package init(
-        key: String, email: String, passwordHash: String, firstName: String, lastName: String, createdAt: String
+        key: String, email: String, passwordHash: String, firstName: String, lastName: String, createdAt: String,
+        role: AccountRole = .student, suspendedAt: String? = nil
     ) {
+        self.role = role
+        self.suspendedAt = suspendedAt
         self.key = key
         self.email = email
         self.passwordHash = passwordHash
@@ -111,4 +127,59 @@ package enum StorageError: Error, Equatable {
     case duplicateEmail
     /// The provider identity is linked already (two first logins of one person at once).
     case duplicateIdentity
+}
+
+/// What deleting an account removed.
+package struct AccountDeletion: Sendable, Equatable {
+    package var locations: Int
+    package var sessions: Int
+
+    package init(locations: Int, sessions: Int) {
+        self.locations = locations
+        self.sessions = sessions
+    }
+}
+
+/// Why a row is hidden: the mark `setHidden` writes.
+package struct HiddenMark: Sendable, Hashable {
+    package var at: String
+    package var reason: String
+    /// A moderator's key, `operator` or `suspension`.
+    package var by: String
+
+    package init(at: String, reason: String, by: String) {
+        self.at = at
+        self.reason = reason
+        self.by = by
+    }
+}
+
+/// One line of the audit log: who did what to which row or account, and why.
+package struct AuditEntry: Sendable, Hashable {
+    package var at: String
+    /// An account key, or `operator` for the command line.
+    package var actor: String
+    /// `hide`, `unhide`, `delete-location`, `role`, `suspend`, `unsuspend`, `delete-account`.
+    package var action: String
+    /// A row's objectId or an account's key.
+    package var target: String
+    package var reason: String?
+
+    package init(at: String, actor: String, action: String, target: String, reason: String? = nil) {
+        self.at = at
+        self.actor = actor
+        self.action = action
+        self.target = target
+        self.reason = reason
+    }
+}
+
+/// Which rows a list may hold (Docs/Access.md: `Access.visibility(for:)`).
+package enum RowVisibility: Sendable, Hashable {
+    /// Rows that are not hidden.
+    case `public`
+    /// Rows that are not hidden, and every row of this account key.
+    case publicAndOwn(String)
+    /// Every row (moderators, administration, export).
+    case all
 }
