@@ -18,6 +18,8 @@ public enum RequestPath {
 
         /// One user. `key` is one path segment, escaped by the caller (the router passes `:key`).
         public func user(_ key: String) -> String { users + "/" + key }
+        /// `GET`: everything the account holds, for the account itself (Docs/Access.md).
+        public func export(_ key: String) -> String { user(key) + "/export" }
     }
 
     /// A StudentLocation collection and its rows.
@@ -33,6 +35,10 @@ public enum RequestPath {
 
         /// One row. `objectId` is one path segment, escaped by the caller (the router passes `:objectId`).
         public func object(_ objectId: String) -> String { collection + "/" + objectId }
+        /// `POST`, moderators: hides a row, body `{"reason":…}` (Docs/Access.md; `/v1` only).
+        public func hide(_ objectId: String) -> String { object(objectId) + "/hide" }
+        /// `POST`, moderators: shows a hidden row again (`/v1` only).
+        public func unhide(_ objectId: String) -> String { object(objectId) + "/unhide" }
     }
 
     /// `GET`: whether the database answers.
