@@ -12,7 +12,7 @@ public struct Confirmation: Sendable, Equatable {
     }
 
     public var act: Act
-    /// The question, with the row it is about (drawn through `SafeText`).
+    /// The question, with the row it is about (drawn through `SafeText`); answered y / n.
     public var question: String
 }
 
@@ -60,7 +60,7 @@ extension AppViewModel {
         let more = others > 0 ? " Your \(others) other pin\(others == 1 ? "" : "s") stay\(others == 1 ? "s" : "")." : ""
         confirmation = Confirmation(
             act: .deletePin(objectId: row.objectId),
-            question: "Delete your pin at \(Self.place(of: row)) from the map? This cannot be undone.\(more) (y / n)")
+            question: "Delete your pin at \(Self.place(of: row)) from the map? This cannot be undone.\(more)")
     }
 
     /// Asks a moderator for the reason to hide the selected row, or whether to show a hidden one
@@ -74,7 +74,7 @@ extension AppViewModel {
         if row.hidden {
             confirmation = Confirmation(
                 act: .unhide(objectId: row.objectId),
-                question: "Show \(Self.subject(of: row)) to everyone again? (y / n)")
+                question: "Show \(Self.subject(of: row)) to everyone again?")
         } else {
             hidePrompt = HidePrompt(objectId: row.objectId, subject: Self.subject(of: row))
         }
@@ -111,7 +111,7 @@ extension AppViewModel {
                     $0.hidden = true
                     $0.hiddenReason = reason
                 }
-                show(toast: "Hidden: \(prompt.subject). Only its owner and moderators see it now.", seconds: 6)
+                show(toast: "Hidden: \(prompt.subject).", seconds: 6)
             } catch {
                 alert = "Not hidden. \(error.userMessage)"
             }

@@ -20,7 +20,7 @@ struct YourDataTests {
         app.askToDeleteOwnPin()
         let question = try #require(app.confirmation)
         #expect(question.act == .deletePin(objectId: "r1"))
-        #expect(question.question.contains("London, UK") && question.question.hasSuffix("(y / n)"))
+        #expect(question.question.contains("London, UK") && question.question.hasSuffix("cannot be undone."))
         app.cancelConfirmation()
         #expect(app.confirmation == nil)
         #expect(await api.deletedRows.isEmpty)

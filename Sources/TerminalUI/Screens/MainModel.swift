@@ -52,6 +52,8 @@ public struct MainModel: Sendable {
     public var keys: KeyMap
     /// Your own pin: the table's and the cards' distances are measured from it.
     public var home: GeoPoint?
+    /// A moderator's main view has its own keys (footer and help).
+    public var isModerator = false
 
     public init(
         rows: [StudentInformation], totalCount: Int, browse: BrowseState, status: String, server: String,
