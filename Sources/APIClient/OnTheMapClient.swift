@@ -189,10 +189,13 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         let (data, response) = try await send("GET", endpoint.export(key), headers: bearer())
         let payload = XSSIPrefix.strip(data)
         guard response.statusCode == 200 else {
-            throw sessionError(status: response.statusCode, payload: payload, response: response, credentialsAreWrongOn403: false)
+            throw sessionError(
+                status: response.statusCode, payload: payload, response: response, credentialsAreWrongOn403: false)
         }
         let answer: AccountExport = try decode(payload)
-        guard case .object = answer.account else { throw .unreadableResponse(detail: "export: account is not an object") }
+        guard case .object = answer.account else {
+            throw .unreadableResponse(detail: "export: account is not an object")
+        }
         return answer
     }
 
@@ -214,7 +217,8 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         let (data, response) = try await send(method, path, query: query, headers: headers, body: body)
         guard (200..<300).contains(response.statusCode) else {
             throw Self.error(
-                status: response.statusCode, message: Self.message(in: data), code: Self.code(in: data), response: response)
+                status: response.statusCode, message: Self.message(in: data), code: Self.code(in: data),
+                response: response)
         }
         return data
     }

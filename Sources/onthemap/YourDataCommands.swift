@@ -39,7 +39,8 @@ struct DeleteCommand: AsyncParsableCommand {
             }
             let chosen = try choose(from: mine, server: server)
             if !yes {
-                let what = chosen.count == 1 ? "your location \(Self.describe(chosen[0]))" : "your \(chosen.count) locations"
+                let what =
+                    chosen.count == 1 ? "your location \(Self.describe(chosen[0]))" : "your \(chosen.count) locations"
                 try YourData.confirm("Delete \(what) from \(server)?", refusal: "not deleted")
             }
             for row in chosen {
@@ -69,7 +70,8 @@ struct DeleteCommand: AsyncParsableCommand {
         guard mine.count == 1 else {
             throw ExitFailure(
                 .failure,
-                "you have \(mine.count) locations; say which: `onthemap delete OBJECTID` or `--all`. Yours: \(Self.list(mine)).")
+                "you have \(mine.count) locations; say which: `onthemap delete OBJECTID` or `--all`. "
+                    + "Yours: \(Self.list(mine)).")
         }
         return mine
     }
@@ -129,7 +131,9 @@ struct AccountDeleteCommand: AsyncParsableCommand {
             password = try PasswordReader.fromTerminal(prompt: "Password (again, to delete the account): ")
         } else {
             password = nil
-            if !yes { try YourData.confirm("Delete your account on \(server) and all its locations?", refusal: "not deleted") }
+            if !yes {
+                try YourData.confirm("Delete your account on \(server) and all its locations?", refusal: "not deleted")
+            }
         }
         let connection = try await serverOptions.connect(resuming: stored)
         let outcome: Result<AccountDeletion, APIError>

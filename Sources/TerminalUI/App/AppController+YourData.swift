@@ -17,7 +17,8 @@ extension AppController {
                 "Hide \(prompt.subject)? Its owner and moderators still see it, with the reason. "
                 + "Reason: \(prompt.reason)\(cursor) (\(prompt.reason.utf8.count)/\(HidePrompt.maximumBytes))"
             if let problem = prompt.problem { message += " — \(problem)" }
-            Overlay.alert(&frame.buffer, title: "Hide a row", message: message, button: "Enter hide · Esc cancel", ascii: ascii)
+            Overlay.alert(
+                &frame.buffer, title: "Hide a row", message: message, button: "Enter hide · Esc cancel", ascii: ascii)
         }
     }
 }

@@ -91,6 +91,7 @@ extension KeyMap {
             KeyBinding(.browse, .help, [.character("?")], "this help", footer: "help"),
             KeyBinding(.browse, .quit, [.character("q")], "quit (asks while a post is being sent)", footer: "quit"),
 
-            KeyBinding(.moderator, .hideRow, [.character("H")], "hide / show the selected row (asks why)", footer: "hide"),
+            KeyBinding(
+                .moderator, .hideRow, [.character("H")], "hide / show the selected row (asks why)", footer: "hide"),
         ])
 }
