@@ -103,6 +103,8 @@ public final class LocationsStore {
     public func remove(objectId: String) {
         guard locations.contains(where: { $0.objectId == objectId }) else { return }
         locations.removeAll { $0.objectId == objectId }
+        // The server's list is one row shorter too: the next page starts one row earlier.
+        rowsFetched = max(0, rowsFetched - 1)
         cache?.save(locations, at: updatedAt ?? now())
     }
 
