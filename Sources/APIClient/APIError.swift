@@ -21,6 +21,13 @@ public enum APIError: Error, Sendable, Equatable {
     case inviteRejected(message: String)
     /// Any other 403 to a sign-up: the server takes no sign-ups (`--signup closed`).
     case signUpClosed(message: String)
+    /// 403 with code 119 (Docs/Access.md): the account may not do this — it already has the most
+    /// rows one account may have, or the row is not its own, or only moderators may. `message` is
+    /// the server's sentence.
+    case notAllowed(message: String)
+    /// 429 with code 155: too many changes (posts, updates, deletes) from this account in a minute;
+    /// `retryAfter` is the server's `Retry-After` in seconds.
+    case tooManyChanges(retryAfter: Int?, message: String)
     /// 5xx.
     case serverError(status: Int, message: String)
     /// The answer was not what the contract says (not JSON, missing fields).
@@ -47,6 +54,11 @@ public enum APIError: Error, Sendable, Equatable {
             return "This server signs people up by invitation; the invite code was not accepted: \(message)"
         case .signUpClosed:
             return "This server does not take sign-ups. Ask its operator for an account, then log in."
+        case .notAllowed(let message):
+            return Self.sentence(message) ?? "This account may not do that."
+        case .tooManyChanges(let retryAfter, let message):
+            return Self.sentence(message)
+                ?? "Too many changes from this account. Try again \(RetryDelay.text(retryAfter))."
         case .serverError(let status, let message):
             return message.isEmpty ? "The server failed (HTTP \(status)). Try again later." : "The server failed (HTTP \(status)): \(message)"
         case .unreadableResponse:
@@ -54,6 +66,15 @@ public enum APIError: Error, Sendable, Equatable {
         case .notLoggedIn:
             return "You are not logged in."
         }
+    }
+
+    /// The server's message as one sentence (trimmed, a full stop added), or nil when it is empty
+    /// or too long to be one; the fair-share refusals are written as sentences to be shown whole.
+    static func sentence(_ message: String) -> String? {
+        let text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty, text.count <= 300 else { return nil }
+        guard let last = text.last, !".!?".contains(last) else { return text }
+        return text + "."
     }
 }
 
@@ -69,6 +90,9 @@ extension APIError: CustomStringConvertible {
             return "HTTP 429 (Retry-After: \(retryAfter.map(String.init) ?? "none")): \(message)"
         case .inviteRejected(let message): return "HTTP 403 (invite): \(message)"
         case .signUpClosed(let message): return "HTTP 403 (sign-up closed): \(message)"
+        case .notAllowed(let message): return "HTTP 403 (code 119): \(message)"
+        case .tooManyChanges(let retryAfter, let message):
+            return "HTTP 429 (code 155, Retry-After: \(retryAfter.map(String.init) ?? "none")): \(message)"
         case .serverError(let status, let message): return "HTTP \(status): \(message)"
         default: return userMessage
         }

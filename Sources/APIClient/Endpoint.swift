@@ -15,6 +15,10 @@ struct Endpoint {
 
     func user(_ key: String) -> String { accounts.user(QueryString.escape(key)) }
     func studentLocation(_ objectId: String) -> String { locations.object(QueryString.escape(objectId)) }
+    func export(_ key: String) -> String { accounts.export(QueryString.escape(key)) }
+    /// Moderation is `/v1` only (Docs/Access.md), whichever dialect the rest speaks.
+    func hide(_ objectId: String) -> String { RequestPath.Locations.v1.hide(QueryString.escape(objectId)) }
+    func unhide(_ objectId: String) -> String { RequestPath.Locations.v1.unhide(QueryString.escape(objectId)) }
 }
 
 /// Strict percent-encoding for query values and path segments.

@@ -55,6 +55,18 @@ public protocol OnTheMapAPI: Sendable {
     func createLocation(_ location: NewStudentLocation) async throws(APIError) -> CreatedLocation
     /// PUTs over an existing row.
     func updateLocation(objectId: String, with location: NewStudentLocation) async throws(APIError) -> UpdatedLocation
+    /// DELETEs a row: your own (a moderator: any). Another's row is `notAllowed`.
+    func deleteLocation(objectId: String) async throws(APIError)
+    /// Deletes the logged-in account, its rows and its sessions; `password` is asked again (nil
+    /// for an account that has none, e.g. one made by a provider login). A wrong one is
+    /// `invalidCredentials`.
+    func deleteAccount(key: String, password: String?) async throws(APIError) -> AccountDeletion
+    /// The logged-in account's data and every row of it, hidden ones marked.
+    func exportAccount(key: String) async throws(APIError) -> AccountExport
+    /// Moderators: hides a row from everyone but its owner and moderators, with a reason.
+    func hideLocation(objectId: String, reason: String) async throws(APIError)
+    /// Moderators: shows a hidden row again.
+    func unhideLocation(objectId: String) async throws(APIError)
 }
 
 /// Usable rows read from a position in the list, with where reading stopped.

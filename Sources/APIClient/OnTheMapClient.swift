@@ -160,7 +160,51 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         return try decode(data)
     }
 
+    public func deleteLocation(objectId: String) async throws(APIError) {
+        _ = try await locationRequest("DELETE", endpoint.studentLocation(objectId))
+    }
+
+    public func hideLocation(objectId: String, reason: String) async throws(APIError) {
+        _ = try await locationRequest("POST", endpoint.hide(objectId), body: try encode(["reason": reason]))
+    }
+
+    public func unhideLocation(objectId: String) async throws(APIError) {
+        _ = try await locationRequest("POST", endpoint.unhide(objectId), body: Data("{}".utf8))
+    }
+
+    // MARK: Your data
+
+    public func deleteAccount(key: String, password: String?) async throws(APIError) -> AccountDeletion {
+        let body = try encode(password.map { ["password": $0] } ?? [:])
+        let (data, response) = try await send("DELETE", endpoint.user(key), headers: bearer(), body: body)
+        let payload = XSSIPrefix.strip(data)
+        guard response.statusCode == 200 else {
+            // A wrong password is a 403, counted like a failed login.
+            throw sessionError(status: response.statusCode, payload: payload, response: response)
+        }
+        return try decode(payload)
+    }
+
+    public func exportAccount(key: String) async throws(APIError) -> AccountExport {
+        let (data, response) = try await send("GET", endpoint.export(key), headers: bearer())
+        let payload = XSSIPrefix.strip(data)
+        guard response.statusCode == 200 else {
+            throw sessionError(
+                status: response.statusCode, payload: payload, response: response, credentialsAreWrongOn403: false)
+        }
+        let answer: AccountExport = try decode(payload)
+        guard case .object = answer.account else {
+            throw .unreadableResponse(detail: "export: account is not an object")
+        }
+        return answer
+    }
+
     // MARK: Plumbing
+
+    /// The session as a bearer token, when there is one.
+    private func bearer() -> [String: String] {
+        currentSession.map { ["Authorization": "Bearer \($0.sessionID)"] } ?? [:]
+    }
 
     /// A StudentLocation request: Parse headers, the session as a bearer token, no prefix to strip.
     private func locationRequest(
@@ -172,7 +216,9 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         if let current = currentSession { headers["Authorization"] = "Bearer \(current.sessionID)" }
         let (data, response) = try await send(method, path, query: query, headers: headers, body: body)
         guard (200..<300).contains(response.statusCode) else {
-            throw Self.error(status: response.statusCode, message: Self.message(in: data), response: response)
+            throw Self.error(
+                status: response.statusCode, message: Self.message(in: data), code: Self.code(in: data),
+                response: response)
         }
         return data
     }
@@ -216,10 +262,18 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         if status == 403 && credentialsAreWrongOn403 {
             return .invalidCredentials(message: message)
         }
-        return Self.error(status: status, message: message, response: response)
+        return Self.error(status: status, message: message, code: Self.code(in: payload), response: response)
     }
 
-    static func error(status: Int, message: String, response: HTTPURLResponse? = nil) -> APIError {
+    /// The error of a refused answer. The fair-share codes of Docs/Access.md get their own cases,
+    /// so that the app and the CLI show the server's sentence: 403 code 119, 429 code 155.
+    static func error(status: Int, message: String, code: Int? = nil, response: HTTPURLResponse? = nil) -> APIError {
+        if status == 403, code == 119 { return .notAllowed(message: message) }
+        if status == 429, code == 155 {
+            return .tooManyChanges(
+                retryAfter: RetryDelay.seconds(header: response?.value(forHTTPHeaderField: "Retry-After")),
+                message: message)
+        }
         if status == 429 {
             return .tooManyRequests(
                 retryAfter: RetryDelay.seconds(header: response?.value(forHTTPHeaderField: "Retry-After")),
@@ -237,6 +291,14 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         }
         let text = String(decoding: data.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? "no reason given" : text
+    }
+
+    /// The numeric `code` of a JSON error body (`{"code":119,"error":…}`), if any.
+    static func code(in data: Data) -> Int? {
+        guard let body = try? JSONDecoder().decode(JSONValue.self, from: XSSIPrefix.strip(data)),
+            case .number(let number)? = body["code"], number.isFinite, number == number.rounded(), abs(number) < 1e9
+        else { return nil }
+        return Int(number)
     }
 
     private static func cookie(named name: String, in response: HTTPURLResponse) -> String? {

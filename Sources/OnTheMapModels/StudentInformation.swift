@@ -5,7 +5,8 @@ import Foundation
 /// Decoding is forgiving the way real dumps need: `uniqueKey` may be a number, any text field
 /// may be missing or null (it becomes `""`), and extra keys (`ACL`, `mediaUrl`) are ignored.
 /// A record is refused only when it is unusable: no `objectId`, or no finite latitude and
-/// longitude in range.
+/// longitude in range. A row hidden by a moderator reaches only its owner and moderators, with
+/// `"hidden": true` and `"hiddenReason"` (Docs/Access.md); other clients never see those fields.
 public struct StudentInformation: Sendable, Hashable, Identifiable {
     public var objectId: String
     public var uniqueKey: String
@@ -17,6 +18,10 @@ public struct StudentInformation: Sendable, Hashable, Identifiable {
     public var longitude: Double
     public var createdAt: Date?
     public var updatedAt: Date?
+    /// Hidden by a moderator: shown only to its owner and to moderators, marked.
+    public var hidden: Bool
+    /// Why it was hidden, as the moderator wrote it (network text: clean before output).
+    public var hiddenReason: String?
 
     public var id: String { objectId }
 
@@ -27,7 +32,8 @@ public struct StudentInformation: Sendable, Hashable, Identifiable {
 
     public init(
         objectId: String, uniqueKey: String, firstName: String, lastName: String, mapString: String,
-        mediaURL: String, latitude: Double, longitude: Double, createdAt: Date? = nil, updatedAt: Date? = nil
+        mediaURL: String, latitude: Double, longitude: Double, createdAt: Date? = nil, updatedAt: Date? = nil,
+        hidden: Bool = false, hiddenReason: String? = nil
     ) {
         self.objectId = objectId
         self.uniqueKey = uniqueKey
@@ -39,6 +45,8 @@ public struct StudentInformation: Sendable, Hashable, Identifiable {
         self.longitude = longitude
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.hidden = hidden
+        self.hiddenReason = hiddenReason
     }
 
     /// Reads a record from a decoded JSON object; `nil` when it is unusable.
@@ -54,7 +62,8 @@ public struct StudentInformation: Sendable, Hashable, Identifiable {
             lastName: text("lastName"), mapString: text("mapString"), mediaURL: text("mediaURL"),
             latitude: latitude, longitude: longitude,
             createdAt: fields["createdAt"]?.stringValue.flatMap(WireDate.date(from:)),
-            updatedAt: fields["updatedAt"]?.stringValue.flatMap(WireDate.date(from:)))
+            updatedAt: fields["updatedAt"]?.stringValue.flatMap(WireDate.date(from:)),
+            hidden: fields["hidden"] == .bool(true), hiddenReason: fields["hiddenReason"]?.stringValue)
     }
 
     /// Reads a record from a `JSONSerialization` dictionary; `nil` when it is unusable.
@@ -67,6 +76,7 @@ public struct StudentInformation: Sendable, Hashable, Identifiable {
 extension StudentInformation: Codable {
     enum CodingKeys: String, CodingKey {
         case objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt
+        case hidden, hiddenReason
     }
 
     public init(from decoder: any Decoder) throws {
@@ -91,6 +101,11 @@ extension StudentInformation: Codable {
         try container.encode(longitude, forKey: .longitude)
         try container.encodeIfPresent(createdAt.map(WireDate.string(from:)), forKey: .createdAt)
         try container.encodeIfPresent(updatedAt.map(WireDate.string(from:)), forKey: .updatedAt)
+        // Only a hidden row carries the fields, as the server sends them (Docs/Access.md).
+        if hidden {
+            try container.encode(true, forKey: .hidden)
+            try container.encodeIfPresent(hiddenReason, forKey: .hiddenReason)
+        }
     }
 }
 

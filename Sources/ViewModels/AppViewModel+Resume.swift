@@ -19,6 +19,7 @@ extension AppViewModel {
             do throws(APIError) {
                 let user = try await api.publicUser(key: stored.accountKey)
                 valid = !expectsEmail || user.email != nil
+                isModerator = user.isModerator
             } catch {
                 if case .refused(let status, _) = error, status == 401 || status == 403 { valid = false } else { valid = true }
             }
@@ -32,6 +33,7 @@ extension AppViewModel {
         session = nil
         posting = nil
         isConfirmingQuit = false
+        forgetModeration()
         isShowingDetails = false
         phase = .login
         login.reset()

@@ -32,6 +32,12 @@ public final class AppViewModel {
     public internal(set) var toast: Toast?
     /// Asking "quit anyway?" because a post is being sent.
     public internal(set) var isConfirmingQuit = false
+    /// A question about your data or a moderation act, waiting for y / n (`AppViewModel+YourData`).
+    public internal(set) var confirmation: Confirmation?
+    /// A moderator typing why a row is hidden, before it is.
+    public internal(set) var hidePrompt: HidePrompt?
+    /// The server names this account a moderator (`GET …/users/<key>` with the own session).
+    public internal(set) var isModerator = false
     /// The login alert offers the cached copy (`browseOffline`).
     public internal(set) var offersOffline = false
     /// The selected pin's details are open (Map).

@@ -98,6 +98,22 @@ public final class LocationsStore {
         return true
     }
 
+    /// Takes a row off at once (deleted on the server): every pane reads `locations`, so the map,
+    /// the table and the cards lose it without a download; the cache keeps the same rows.
+    public func remove(objectId: String) {
+        guard locations.contains(where: { $0.objectId == objectId }) else { return }
+        locations.removeAll { $0.objectId == objectId }
+        // The server's list is one row shorter too: the next page starts one row earlier.
+        rowsFetched = max(0, rowsFetched - 1)
+        cache?.save(locations, at: updatedAt ?? now())
+    }
+
+    /// Changes one row in place (hidden or shown again by a moderator).
+    public func update(objectId: String, _ change: (inout StudentInformation) -> Void) {
+        guard let index = locations.firstIndex(where: { $0.objectId == objectId }) else { return }
+        change(&locations[index])
+    }
+
     /// Forgets everything (logout).
     public func clear() {
         locations = []

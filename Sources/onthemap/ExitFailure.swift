@@ -34,6 +34,8 @@ struct ExitFailure: Error, CustomStringConvertible {
                 .notLoggedIn, "the session for \(server) is no longer valid (\(error.userMessage)): run `onthemap login` again.")
         case .notLoggedIn: notLoggedIn(server: server)
         case .invalidCredentials: ExitFailure(.refused, error.userMessage)
+        // Fair share or not yours (403 code 119): the server's sentence, refused.
+        case .notAllowed: ExitFailure(.refused, error.userMessage)
         default: ExitFailure(.failure, error.userMessage)
         }
     }

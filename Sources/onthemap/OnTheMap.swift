@@ -13,6 +13,7 @@ struct OnTheMap: AsyncParsableCommand {
         subcommands: [
             TUICommand.self, ListCommand.self, MapCommand.self, GeocodeCommand.self, LoginCommand.self, WhoamiCommand.self,
             PostCommand.self, OpenCommand.self, LogoutCommand.self, ConfigCommand.self,
+            DeleteCommand.self, AccountCommand.self, ExportCommand.self,
         ],
         defaultSubcommand: TUICommand.self)
 

@@ -52,4 +52,24 @@ struct PendingClient: OnTheMapAPI {
     func updateLocation(objectId: String, with location: NewStudentLocation) async throws(APIError) -> UpdatedLocation {
         try await client().updateLocation(objectId: objectId, with: location)
     }
+
+    func deleteLocation(objectId: String) async throws(APIError) {
+        try await client().deleteLocation(objectId: objectId)
+    }
+
+    func deleteAccount(key: String, password: String?) async throws(APIError) -> AccountDeletion {
+        try await client().deleteAccount(key: key, password: password)
+    }
+
+    func exportAccount(key: String) async throws(APIError) -> AccountExport {
+        try await client().exportAccount(key: key)
+    }
+
+    func hideLocation(objectId: String, reason: String) async throws(APIError) {
+        try await client().hideLocation(objectId: objectId, reason: reason)
+    }
+
+    func unhideLocation(objectId: String) async throws(APIError) {
+        try await client().unhideLocation(objectId: objectId)
+    }
 }

@@ -86,16 +86,39 @@ import Testing
 
         let bob = client(server, dialect)
         _ = try await bob.logIn(email: "bob@example.com", password: Self.password)
-        await #expect(throws: APIError.refused(status: 403, message: "You can only post locations for your own account (uniqueKey \(bobKey)).")) {
+        // 403 code 119 (Docs/Access.md): not yours, a sentence of its own.
+        await #expect(throws: APIError.notAllowed(message: "You can only post locations for your own account (uniqueKey \(bobKey)).")) {
             try await bob.createLocation(location(key: adaKey))
         }
-        await #expect(throws: APIError.refused(status: 403, message: "This location belongs to another account.")) {
+        await #expect(throws: APIError.notAllowed(message: "This location belongs to another account.")) {
             try await bob.updateLocation(objectId: row.objectId, with: location(key: bobKey, place: "Hijacked"))
         }
         #expect(try await ada.locations(ofUser: adaKey).first?.mapString == "Mountain View, CA")
         await #expect(throws: APIError.self) {
             try await client(server, dialect).createLocation(location(key: adaKey))
         }
+    }
+
+    /// DELETE of a row, on today's server: the owner's goes, another's is `notAllowed` with the
+    /// server's sentence, and without a session nothing is deleted.
+    @Test(arguments: APIDialect.allCases)
+    func onlyTheOwnerDeletesARow(dialect: APIDialect) async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let adaKey = try await server.addUser(email: "ada@example.com", password: Self.password)
+        _ = try await server.addUser(email: "bob@example.com", password: Self.password)
+        let ada = client(server, dialect)
+        _ = try await ada.logIn(email: "ada@example.com", password: Self.password)
+        let first = try await ada.createLocation(location(key: adaKey))
+        let second = try await ada.createLocation(location(key: adaKey, place: "Lisbon"))
+        let bob = client(server, dialect)
+        _ = try await bob.logIn(email: "bob@example.com", password: Self.password)
+        await #expect(throws: APIError.notAllowed(message: "This location belongs to another account.")) {
+            try await bob.deleteLocation(objectId: first.objectId)
+        }
+        await #expect(throws: APIError.self) { try await client(server, dialect).deleteLocation(objectId: first.objectId) }
+        try await ada.deleteLocation(objectId: first.objectId)
+        #expect(try await ada.locations(ofUser: adaKey).map(\.objectId) == [second.objectId])
     }
 
     @Test(arguments: APIDialect.allCases)

@@ -119,4 +119,64 @@ public actor FakeAPI: OnTheMapAPI {
         updated.append((objectId, location))
         return UpdatedLocation(updatedAt: "2026-01-01T00:00:00.000Z")
     }
+
+    // MARK: Your data and moderation (Docs/Access.md)
+
+    /// When set, what deleting, hiding or unhiding a row fails with.
+    public var rowError: APIError?
+    /// When set, what deleting the account fails with (else it answers with the counts of `mine`).
+    public var accountDeletionError: APIError?
+    public private(set) var deletedRows: [String] = []
+    public private(set) var hidden: [(objectId: String, reason: String)] = []
+    public private(set) var unhidden: [String] = []
+    public private(set) var accountDeletions: [(key: String, password: String?)] = []
+    public func set(rowError: APIError?) { self.rowError = rowError }
+    public func set(accountDeletionError: APIError?) { self.accountDeletionError = accountDeletionError }
+
+    /// Removes the row from `rows` and `mine`, as the server would.
+    public func deleteLocation(objectId: String) async throws(APIError) {
+        calls.append("delete \(objectId)")
+        if let rowError { throw rowError }
+        deletedRows.append(objectId)
+        rows.removeAll { $0?.objectId == objectId }
+        mine.removeAll { $0.objectId == objectId }
+    }
+
+    public func deleteAccount(key: String, password: String?) async throws(APIError) -> AccountDeletion {
+        calls.append("deleteAccount \(key)")
+        accountDeletions.append((key, password))
+        if let accountDeletionError { throw accountDeletionError }
+        let count = mine.count
+        rows.removeAll { $0?.uniqueKey == key }
+        mine = []
+        return AccountDeletion(locations: count, sessions: 1)
+    }
+
+    public func exportAccount(key: String) async throws(APIError) -> AccountExport {
+        calls.append("export \(key)")
+        let account: JSONValue = .object(["key": .string(key), "firstName": .string(user.firstName)])
+        let encoded = (try? JSONEncoder().encode(mine)).flatMap { try? JSONDecoder().decode([JSONValue].self, from: $0) }
+        return AccountExport(account: account, locations: encoded ?? [])
+    }
+
+    /// Marks the row hidden in `rows`, as a moderator's list would show it.
+    public func hideLocation(objectId: String, reason: String) async throws(APIError) {
+        calls.append("hide \(objectId)")
+        if let rowError { throw rowError }
+        hidden.append((objectId, reason))
+        for index in rows.indices where rows[index]?.objectId == objectId {
+            rows[index]?.hidden = true
+            rows[index]?.hiddenReason = reason
+        }
+    }
+
+    public func unhideLocation(objectId: String) async throws(APIError) {
+        calls.append("unhide \(objectId)")
+        if let rowError { throw rowError }
+        unhidden.append(objectId)
+        for index in rows.indices where rows[index]?.objectId == objectId {
+            rows[index]?.hidden = false
+            rows[index]?.hiddenReason = nil
+        }
+    }
 }

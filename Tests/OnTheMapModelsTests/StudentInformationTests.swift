@@ -110,3 +110,17 @@ import Testing
         #expect(XSSIPrefix.strip(Data(")]}'".utf8)) == Data(")]}'".utf8))
     }
 }
+
+@Suite struct HiddenRowTests {
+    @Test func hiddenFieldsAreReadAndWrittenBackOnlyWhenHidden() throws {
+        let json = #"{"objectId":"a","latitude":1,"longitude":2,"hidden":true,"hiddenReason":"spam"}"#
+        let record = try JSONDecoder().decode(StudentInformation.self, from: Data(json.utf8))
+        #expect(record.hidden && record.hiddenReason == "spam")
+        let again = try JSONDecoder().decode(StudentInformation.self, from: JSONEncoder().encode(record))
+        #expect(again == record)
+        // A visible row is encoded as before: no hidden fields at all.
+        let plain = try JSONDecoder().decode(StudentInformation.self, from: Data(#"{"objectId":"b","latitude":1,"longitude":2}"#.utf8))
+        let text = String(decoding: try JSONEncoder().encode(plain), as: UTF8.self)
+        #expect(!plain.hidden && !text.contains("hidden"))
+    }
+}

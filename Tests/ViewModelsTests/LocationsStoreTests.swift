@@ -29,6 +29,21 @@ struct LocationsStoreTests {
         #expect(await api.calls == ["locations skip=0 limit=2", "locations skip=2 limit=2"])
     }
 
+    /// A row deleted on the server leaves at once, and the next page does not skip the row that
+    /// moved up into its place.
+    @Test func aRemovedRowGoesAndTheNextPageStartsOneEarlier() async {
+        let api = FakeAPI()
+        await api.set(rows: [SampleRows.row("a", "A B"), SampleRows.row("b", "C D"), SampleRows.row("c", "E F")])
+        let store = LocationsStore(api: api, pageSize: 2, now: TestClock.fixed)
+        await store.refresh()
+        try? await api.deleteLocation(objectId: "a")
+        store.remove(objectId: "a")
+        #expect(store.locations.map(\.objectId) == ["b"])
+        await store.loadNextPage()
+        #expect(store.locations.map(\.objectId) == ["b", "c"])
+        #expect(await api.calls.last == "locations skip=1 limit=2")
+    }
+
     /// The demo class holds broken rows among the newest: the first page still shows `pageSize`
     /// usable rows, asking only for the missing ones, and the next page continues right after.
     @Test func brokenRowsDoNotShortenAPage() async {

@@ -531,6 +531,95 @@ def facebook_denied_and_expired():
         wait_for("fb", lambda text: message not in text, what="alert dismissed")
 
 
+def add_user(email, password, first, last, role=None):
+    """An account made by the operator's command (beside the running server); returns its key."""
+    command = [f"{BIN}/onthemap-server", "user", "add", "--email", email, "--password", password,
+               "--first-name", first, "--last-name", last, "--database", DATABASE]
+    if role:
+        command += ["--role", role]  # Docs/Access.md: roles arrive with the moderation server work
+    result = subprocess.run(command, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().split("\n")[-1]
+
+
+def session_id(email, password):
+    return api("/v1/session", "POST", {"udacity": {"username": email, "password": password}})["session"]["id"]
+
+
+def post_row(session, key, first, last, place, latitude, longitude):
+    """Posts a row as the account of `session` (a bearer token); returns its objectId."""
+    body = {"uniqueKey": key, "firstName": first, "lastName": last, "mapString": place,
+            "mediaURL": "https://e2e.example", "latitude": latitude, "longitude": longitude}
+    request = urllib.request.Request(SERVER + "/v1/StudentLocation", method="POST", data=json.dumps(body).encode())
+    request.add_header("Content-Type", "application/json")
+    request.add_header("Authorization", f"Bearer {session}")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read().decode())["objectId"]
+
+
+def rows_of(key):
+    return api(f"/v1/StudentLocation?where=%7B%22uniqueKey%22%3A%22{key}%22%7D")["results"]
+
+
+def filter_table(session, text):
+    keys(session, "2")
+    wait_text(session, "Updated")
+    keys(session, "/")
+    typed(session, text)
+    keys(session, "Enter")
+
+
+@test("D -> a question, y -> your pin is gone from the table at once and from the server")
+def delete_own_pin():
+    email, password = "dora@e2e.example", "delete-me-1"
+    key = add_user(email, password, "Dora", "Deleter")
+    object_id = post_row(session_id(email, password), key, "Dora", "Deleter", "Reykjavik, Iceland", 64.1, -21.9)
+    start_app("del", SERVER)
+    log_in("del", email, password)
+    wait_text("del", "updated")
+    filter_table("del", "Dora")
+    wait_text("del", "Dora Deleter")
+    keys("del", "D")
+    screen = wait_text("del", "Delete your pin?")
+    assert "Reykjavik" in screen, screen
+    keys("del", "y")
+    wait_text("del", "Deleted your pin at Reykjavik")
+    wait_text("del", "Nothing matches")
+    assert all(row["objectId"] != object_id for row in rows_of(key)), rows_of(key)
+    keys("del", "q")
+    wait_text("del", "[exit 0]")
+
+
+@test("a moderator hides a row with a reason -> marked for them, gone from another app after refresh")
+def moderator_hides_a_row():
+    # Needs the moderation server (onthemap-server user add --role, POST …/hide; Docs/Access.md).
+    add_user("mod@e2e.example", "moderate-1", "Mona", "Moderator", role="moderator")
+    email, password = "hidey@e2e.example", "hide-me-1"
+    key = add_user(email, password, "Hidey", "Target")
+    object_id = post_row(session_id(email, password), key, "Hidey", "Target", "Quito, Ecuador", -0.2, -78.5)
+    start_app("viewer", SERVER)
+    log_in("viewer")
+    wait_text("viewer", "updated")
+    filter_table("viewer", "Hidey")
+    wait_text("viewer", "Hidey Target")
+    start_app("mod", SERVER)
+    log_in("mod", "mod@e2e.example", "moderate-1")
+    wait_text("mod", "updated")
+    filter_table("mod", "Hidey")
+    wait_text("mod", "Hidey Target")
+    keys("mod", "H")
+    wait_text("mod", "Hide a row")
+    typed("mod", "e2e: not a real place")
+    keys("mod", "Enter")
+    wait_text("mod", "[hidden] Hidey Target")
+    keys("viewer", "r")
+    wait_text("viewer", "Nothing matches")
+    assert all(row["objectId"] != object_id for row in newest(50)), "still in the public list"
+    for session in ("mod", "viewer"):
+        keys(session, "q")
+        wait_text(session, "[exit 0]")
+
+
 @test("server stopped -> 'cannot reach' alert")
 def server_stopped():
     stop_server()

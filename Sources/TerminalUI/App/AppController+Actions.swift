@@ -21,7 +21,9 @@ extension AppController {
                 app.login.focusNext(forward: forward)
             }
         case .deleteBackward:
-            if app.browse.isEditingFilter {
+            if app.hidePrompt != nil {
+                app.deleteReasonBackward()
+            } else if app.browse.isEditingFilter {
                 app.editFilter { if !$0.isEmpty { $0.removeLast() } }
             } else if let posting = app.posting {
                 posting.deleteBackward()
@@ -79,6 +81,13 @@ extension AppController {
             app.browse.repair(in: app.visibleRows)
             app.isShowingDetails = app.selectedRow != nil
         case .closeDetails: app.isShowingDetails = false
+        // Your data and moderation
+        case .deleteOwnPin: app.askToDeleteOwnPin()
+        case .hideRow: app.askToHideSelected()
+        case .confirmAsked: app.confirm()
+        case .cancelAsked: app.cancelConfirmation()
+        case .submitReason: app.submitHide()
+        case .cancelReason: app.cancelHide()
         }
     }
 }

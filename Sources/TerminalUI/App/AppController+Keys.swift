@@ -27,6 +27,8 @@ extension AppController {
     var keyContexts: [KeyContext] {
         if app.isConfirmingQuit { return [.quitQuestion] }
         if app.hasAlert { return [.alert] }
+        if app.phase == .browsing, app.confirmation != nil { return [.confirmation] }
+        if app.phase == .browsing, app.hidePrompt != nil { return [.reason] }
         switch app.phase {
         case .login:
             if app.login.isBusy { return [] }
@@ -38,7 +40,7 @@ extension AppController {
             if app.isHelpOpen { return [.help] }
             if app.browse.isEditingFilter { return [.filter] }
             if app.isShowingDetails { return [.details] }
-            return KeyContext.browsing(app.browse.pane)
+            return KeyContext.browsing(app.browse.pane, moderator: app.isModerator)
         }
     }
 
@@ -53,6 +55,7 @@ extension AppController {
         case .login: app.login.type(character)
         case .posting: app.posting?.type(character)
         case .filter: app.editFilter { $0.append(character) }
+        case .reason: app.typeReason(character)
         default: break
         }
     }

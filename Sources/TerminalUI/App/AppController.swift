@@ -57,7 +57,9 @@ public final class AppController {
                 annotationOpen: app.isShowingDetails, helpOpen: app.isHelpOpen, toast: app.toast?.text,
                 alert: app.alert, map: map, ascii: ascii, keys: keys, home: app.ownPin)
             (model.accessible, model.announcement) = (accessible, accessible ? announcement : nil)
+            model.isModerator = app.isModerator
             frame = MainScreen.render(model, width: width, height: height)
+            if !app.hasAlert, app.phase == .browsing { drawYourDataOverlays(&frame) }
             if accessible { sayAnnouncement(&frame, model: model) }
             if let posting = app.posting {
                 frame = PostingScreen.render(

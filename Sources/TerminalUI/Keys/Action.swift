@@ -18,4 +18,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case panLeft, panRight, panUp, panDown, zoomIn, zoomOut, wholeWorld, nextPin, previousPin
     case centerOnSelection, fitPins, fitAllPins
     case showDetails, closeDetails
+    // Your data and moderation (Docs/Access.md): delete your pin, hide / show a row (moderators),
+    // the y / n question and the typed reason
+    case deleteOwnPin, hideRow, confirmAsked, cancelAsked, submitReason, cancelReason
 }

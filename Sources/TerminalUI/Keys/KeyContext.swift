@@ -19,6 +19,12 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
     case details
     case map, table, cards
     case browse
+    /// The main view for a moderator: bindings a student never sees (footer, help, dispatch).
+    case moderator
+    /// A y / n question about your data or a moderation act.
+    case confirmation
+    /// A moderator typing why a row is hidden.
+    case reason
 
     /// The heading of this context in the documentation's key table.
     public var title: String {
@@ -38,15 +44,20 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .table: "Table"
         case .cards: "Cards"
         case .browse: "Main view"
+        case .moderator: "Main view, moderators only"
+        case .confirmation: "Delete / show again question"
+        case .reason: "Typing why a row is hidden"
         }
     }
 
-    /// The contexts of the main view with `pane` up, most specific first.
-    public static func browsing(_ pane: Pane) -> [KeyContext] {
-        switch pane {
-        case .map: [.map, .browse]
-        case .table: [.table, .browse]
-        case .cards: [.cards, .browse]
-        }
+    /// The contexts of the main view with `pane` up, most specific first; a moderator's last.
+    public static func browsing(_ pane: Pane, moderator: Bool = false) -> [KeyContext] {
+        let contexts: [KeyContext] =
+            switch pane {
+            case .map: [.map, .browse]
+            case .table: [.table, .browse]
+            case .cards: [.cards, .browse]
+            }
+        return moderator ? contexts + [.moderator] : contexts
     }
 }

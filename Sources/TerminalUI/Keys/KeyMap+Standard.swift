@@ -32,6 +32,11 @@ extension KeyMap {
             KeyBinding(.alert, .browseOffline, [.character("o")], "browse the saved copy (when offered)"),
             KeyBinding(.quitQuestion, .confirmQuit, [.character("y")], "quit anyway"),
             KeyBinding(.quitQuestion, .cancelQuit, [.character("n"), .escape, .enter], "keep going"),
+            KeyBinding(.confirmation, .confirmAsked, [.character("y")], "yes, do it"),
+            KeyBinding(.confirmation, .cancelAsked, [.character("n"), .escape, .enter], "no, leave it"),
+            KeyBinding(.reason, .submitReason, [.enter], "hide the row with this reason", footer: "hide"),
+            KeyBinding(.reason, .cancelReason, [.escape], "do not hide it", footer: "cancel"),
+            KeyBinding(.reason, .deleteBackward, [.backspace, .delete], "delete a character"),
             KeyBinding(.help, .closeHelp, [.escape, .character("?"), .character("q"), .enter], "close the help"),
             KeyBinding(.filter, .finishFilter, [.enter], "keep the filter"),
             KeyBinding(.filter, .clearFilter, [.escape], "clear the filter"),
@@ -82,7 +87,11 @@ extension KeyMap {
             KeyBinding(.browse, .post, [.character("p")], "post your location", footer: "post"),
             KeyBinding(.browse, .refresh, [.character("r")], "refresh", footer: "refresh"),
             KeyBinding(.browse, .logOut, [.character("L")], "log out"),
+            KeyBinding(.browse, .deleteOwnPin, [.character("D")], "delete your pin (asks first)"),
             KeyBinding(.browse, .help, [.character("?")], "this help", footer: "help"),
             KeyBinding(.browse, .quit, [.character("q")], "quit (asks while a post is being sent)", footer: "quit"),
+
+            KeyBinding(
+                .moderator, .hideRow, [.character("H")], "hide / show the selected row (asks why)", footer: "hide"),
         ])
 }

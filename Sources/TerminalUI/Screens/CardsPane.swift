@@ -38,16 +38,17 @@ public enum CardsPane {
             let inner = card.inset(1)
             let nameStyle = isSelected ? Style(bold: true, reverse: true) : Style.bold
             buffer.put(
-                (mine ? "● " : "") + SafeText.clean(row.fullName) + (mine && model.accessible ? " (you)" : ""),
-                x: inner.x, y: inner.y, style: nameStyle,
-                maxWidth: inner.width)
+                (mine ? "● " : "") + RowLook.hiddenMark(row) + SafeText.clean(row.fullName)
+                    + (mine && model.accessible ? " (you)" : ""),
+                x: inner.x, y: inner.y, style: nameStyle, maxWidth: inner.width)
             buffer.put(SafeText.clean(row.mapString), x: inner.x, y: inner.y + 1, maxWidth: inner.width)
             let km = RowFacts.distanceText(RowFacts.distance(of: row, from: model.home))
             let country = (RowFacts.country(of: row) ?? "") + (km.isEmpty ? "" : " · \(km) km")
             buffer.put(country, x: inner.x, y: inner.y + 2, maxWidth: inner.width)
             RowLook.putLink(row.mediaURL, in: &buffer, x: inner.x, y: inner.y + 3, width: inner.width, style: .plain)
             let date = row.updatedAt ?? row.createdAt
-            let age = date.map { AgeText.text(from: $0, now: model.now) } ?? ""
+            let age = [date.map { AgeText.text(from: $0, now: model.now) } ?? "", RowLook.hiddenNote(row)]
+                .filter { !$0.isEmpty }.joined(separator: " · ")
             buffer.put(age, x: inner.x, y: inner.y + 4, style: RowLook.recency(date, now: model.now), maxWidth: inner.width)
             hotspots.append(Hotspot(rect: card, target: .row(row.objectId)))
         }

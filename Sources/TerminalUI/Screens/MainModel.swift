@@ -56,6 +56,8 @@ public struct MainModel: Sendable {
     public var accessible = false
     /// The last map action's sentence or notice, kept on a line until the next one.
     public var announcement: String?
+    /// A moderator's main view has its own keys (footer and help).
+    public var isModerator = false
 
     public init(
         rows: [StudentInformation], totalCount: Int, browse: BrowseState, status: String, server: String,

@@ -82,8 +82,11 @@ public enum MapPane {
         buffer.fill(box)
         buffer.box(box, style: .accent, ascii: model.ascii)
         let inner = box.inset(1)
-        let age = (row.updatedAt ?? row.createdAt).map { AgeText.text(from: $0, now: model.now) } ?? ""
-        buffer.put(SafeText.clean(row.fullName), x: inner.x, y: inner.y, style: .bold, maxWidth: inner.width)
+        let date = (row.updatedAt ?? row.createdAt).map { AgeText.text(from: $0, now: model.now) } ?? ""
+        let age = [date, RowLook.hiddenNote(row)].filter { !$0.isEmpty }.joined(separator: " · ")
+        buffer.put(
+            RowLook.hiddenMark(row) + SafeText.clean(row.fullName), x: inner.x, y: inner.y, style: .bold,
+            maxWidth: inner.width)
         buffer.put(SafeText.clean(row.mapString), x: inner.x, y: inner.y + 1, maxWidth: inner.width)
         buffer.put(
             SafeText.clean(row.mediaURL), x: inner.x, y: inner.y + 2, style: Style(foreground: .cyan, underline: true),

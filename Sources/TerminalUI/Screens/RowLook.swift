@@ -45,6 +45,17 @@ enum RowLook {
             maxWidth: width - before)
     }
 
+    /// How a hidden row is marked in words (not only in colour): before its name in the table,
+    /// the cards and the map's card. Only its owner and moderators are sent hidden rows.
+    static func hiddenMark(_ row: StudentInformation) -> String { row.hidden ? "[hidden] " : "" }
+
+    /// "hidden: the reason", cleaned, for the cards and the map's card; empty for a shown row.
+    static func hiddenNote(_ row: StudentInformation) -> String {
+        guard row.hidden else { return "" }
+        let reason = SafeText.clean(row.hiddenReason ?? "").trimmingCharacters(in: .whitespaces)
+        return reason.isEmpty ? "hidden" : "hidden: \(reason)"
+    }
+
     /// A column title with the sort marker when the table is in its order.
     static func title(_ title: String, sortedBy order: TableSort?, current: TableSort, ascii: Bool) -> String {
         order == current ? title + (ascii ? " v" : " ▼") : title

@@ -61,6 +61,7 @@ public enum TablePane {
             let y = rect.y + 1 + line
             var style = index % 2 == 1 ? Style.zebra : Style.plain
             if index == selected { style = Style(bold: true, reverse: true) }
+            if row.hidden { style = RowLook.over(style, .dim) }
             buffer.fill(rect.row(1 + line), style: style)
             if model.accountKey != nil && row.uniqueKey == model.accountKey {
                 buffer.put("●", x: rect.x, y: y, style: RowLook.over(style, Style(foreground: .yellow, bold: true)))
@@ -72,7 +73,7 @@ public enum TablePane {
             let km = RowFacts.distanceText(RowFacts.distance(of: row, from: model.home))
             var column = rect.x + 2
             let cells: [(String, Style)] = [
-                (SafeText.clean(row.fullName) + you, style), (SafeText.clean(row.mapString), style),
+                (RowLook.hiddenMark(row) + SafeText.clean(row.fullName) + you, style), (SafeText.clean(row.mapString), style),
                 (RowFacts.country(of: row) ?? "", style),
                 (String(repeating: " ", count: max(0, widths[3] - km.count)) + km, style), ("", style),
                 (date.map { AgeText.text(from: $0, now: model.now) } ?? "–", RowLook.over(style, RowLook.recency(date, now: model.now))),
