@@ -22,7 +22,7 @@ public struct PublicUser: Codable, Sendable, Hashable {
     public var email: Email?
     public var imageURL: String?
     public var websiteURL: String?
-    /// `student` or `moderator`: sent only to the user's own session (this server's addition).
+    /// `student` or `moderator`: only in the answer to the account's own session (Docs/Access.md).
     public var role: String?
 
     enum CodingKeys: String, CodingKey {
@@ -35,7 +35,7 @@ public struct PublicUser: Codable, Sendable, Hashable {
 
     public init(
         key: String, firstName: String, lastName: String, nickname: String? = nil, email: Email? = nil,
-        imageURL: String? = nil, websiteURL: String? = nil
+        imageURL: String? = nil, websiteURL: String? = nil, role: String? = nil
     ) {
         self.key = key
         self.firstName = firstName
@@ -44,6 +44,7 @@ public struct PublicUser: Codable, Sendable, Hashable {
         self.email = email
         self.imageURL = imageURL
         self.websiteURL = websiteURL
+        self.role = role
     }
 
     public init(from decoder: any Decoder) throws {
@@ -57,6 +58,9 @@ public struct PublicUser: Codable, Sendable, Hashable {
         websiteURL = try? container.decodeIfPresent(String.self, forKey: .websiteURL)
         role = try? container.decodeIfPresent(String.self, forKey: .role)
     }
+
+    /// Whether the server names this account a moderator.
+    public var isModerator: Bool { role == "moderator" }
 }
 
 /// `/api/users/<key>` wraps the user: `{"user":{…}}`.
