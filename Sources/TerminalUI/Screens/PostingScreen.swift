@@ -66,7 +66,8 @@ public enum PostingScreen {
         let cancel = Controls.button(
             &buffer, x: inner.maxX - 10, y: buttonsY, title: "Cancel", focused: model.focus == .cancel)
         hotspots.append(Hotspot(rect: cancel, target: .button(.cancel)))
-        Footer.render(&buffer, text: keys.footer([.posting]), status: "")
+        Footer.render(
+            &buffer, text: keys.footer(KeyContext.postingForm(step: model.step, onButton: false)), status: "")
         if let alert = model.alert {
             let ok = Overlay.alert(&buffer, title: "Post your location", message: alert, ascii: ascii)
             hotspots.append(Hotspot(rect: ok, target: .button(.dismiss)))
