@@ -1,23 +1,33 @@
 # onthemap — `make run` builds and starts the app on its built-in server; `make test` installs
-# what the tests need and runs them all. Both install missing Debian packages first.
+# what the tests need and runs them all. Both install missing Debian packages first: `make run`
+# only what the build and the app need, `make test` the rest too (tmux, PostgreSQL, lintian…).
 
 SWIFT ?= swift
-APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev libqrencode-dev tmux python3 postgresql
+APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev libqrencode-dev
+TEST_APT_PACKAGES := tmux python3 postgresql lintian man-db dpkg-dev libcurl4-openssl-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build run test test-packages release install deb bench bench-tui bench-server soak fuzz data clean
+.PHONY: all deps test-deps build run test test-packages release install deb bench-install bench bench-tui bench-server soak fuzz data clean
 
 all: build
 
-## deps: install the Debian packages the build and the tests need, when missing.
+## deps: install the Debian packages the build and the app need, when missing.
 deps:
 	@$(call install_missing,$(APT_PACKAGES))
 
-# Installs the Debian packages in $(1) that are missing.
+## test-deps: and those only the tests need (the end-to-end suite's tmux, the PostgreSQL suite's
+## server, the packaging test's dpkg-dev, lintian and man-db, the release build's libcurl symlink).
+test-deps: deps
+	@$(call install_missing,$(TEST_APT_PACKAGES))
+
+# Installs the Debian packages in $(1) that are missing. "Installed" is dpkg's own status
+# "install ok installed": `dpkg -s` also succeeds for a removed package whose configuration
+# files are still there ("deinstall ok config-files").
 define install_missing
 missing=""; for package in $(1); do \
-	dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; \
+	[ "$$(dpkg-query -W -f='$${Status}' $$package 2>/dev/null)" = "install ok installed" ] || \
+		missing="$$missing $$package"; \
 done; \
 if [ -n "$$missing" ]; then \
 	echo "Installing Debian packages:$$missing"; \
@@ -37,7 +47,7 @@ run: deps
 
 ## test: unit and integration tests (real servers on loopback; the storage suite on SQLite and
 ## on a throwaway PostgreSQL cluster), then the end-to-end suite, then the packaging test.
-test: deps
+test: test-deps
 	python3 scripts/openapi/generate.py --check
 	python3 scripts/check-architecture.py
 	$(SWIFT) build --build-tests
@@ -51,14 +61,14 @@ test-packages: deb
 	@$(call install_missing,lintian man-db)
 	bash scripts/test-packages.sh "$(DEB_DIR)"
 
-## bench: release-built benchmarks; figures go to Docs/Benchmarks.md.
-bench: deps
-	bash scripts/bench.sh
-
-## release: the release build that `make install` installs and `make bench-tui` measures — both
-## executables, the Swift runtime and Foundation linked statically so that they run where no
-## Swift toolchain is installed (FoundationNetworking's static link needs libcurl's -dev symlink).
+## release: the release build that `make install` and `make deb` ship and every benchmark
+## measures — both executables, the Swift runtime and Foundation linked statically so that they
+## run where no Swift toolchain is installed (FoundationNetworking's static link needs libcurl's
+## -dev symlink). RELEASE_FLAGS is the one release configuration: every release build here uses
+## exactly these flags, so they all share .build/release and none rebuilds what another built
+## (a build with other flags into the same folder would rebuild everything, about 8 minutes).
 RELEASE_FLAGS = -c release --static-swift-stdlib
+export RELEASE_FLAGS
 release: deps
 	@$(call install_missing,libcurl4-openssl-dev)
 	$(SWIFT) build $(RELEASE_FLAGS) --product onthemap
@@ -78,20 +88,34 @@ deb: release
 	@$(call install_missing,dpkg-dev)
 	bash scripts/deb.sh "$(RELEASE_BIN)" "$(DEB_DIR)"
 
-## bench-tui: the terminal app's start, login, frame and memory figures (Benchmarks.md, "Terminal
-## app") for the binary `make install` installs, on the built-in server and against a separate one.
+## bench-install: `make install` into $(BENCH_ROOT), the files `make deb` packages: what
+## bench-tui and bench-server measure.
 BENCH_ROOT = .build-install
-bench-tui:
+bench-install:
 	$(MAKE) install DESTDIR="$(CURDIR)/$(BENCH_ROOT)" PREFIX=/usr
+
+## bench: the map engine's and the offline geocoder's timings and memory (Benchmarks.md, "Map and
+## geocoder"): onthemap-bench, built with RELEASE_FLAGS next to the shipped executables, so that
+## it runs the same compiled WorldMap and Geo modules and rebuilds none of them.
+bench: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product onthemap-bench
+	"$(RELEASE_BIN)/onthemap-bench"
+
+## bench-tui: the terminal app's start, login, frame and memory figures (Benchmarks.md, "Terminal
+## app") for the installed binary, on the built-in server and against a separate one.
+bench-tui: bench-install
+	@$(call install_missing,python3)
 	python3 scripts/bench-tui.py "$(BENCH_ROOT)/usr/bin"
 	python3 scripts/bench-tui.py "$(BENCH_ROOT)/usr/bin" --external
 
-## bench-server: the server under wrk against Datasette and nginx on 1,000,000 rows.
-bench-server: deps
-	bash scripts/bench-server.sh
+## bench-server: the installed onthemap-server under wrk against Datasette and nginx on 1,000,000
+## rows (Benchmarks.md, "Server load").
+bench-server: bench-install
+	bash scripts/bench-server.sh "$(BENCH_ROOT)/usr/bin/onthemap-server"
 
 ## soak: ten minutes of mixed reads and writes against a real server; 0 errors, memory sampled.
 soak: build
+	@$(call install_missing,python3)
 	python3 scripts/soak.py "$(BIN)" --minutes 10 --workers 4
 
 ## fuzz: schemathesis against a real server, from the OpenAPI document (PyPI, in .build-venv).

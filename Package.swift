@@ -1,4 +1,6 @@
 // swift-tools-version:6.1
+// onthemap — Copyright 2026 the onthemap authors. Licensed under the Apache License, Version 2.0
+// (LICENSE). The bundled map and gazetteer data keep their own terms (ATTRIBUTION.md).
 import PackageDescription
 
 let package = Package(
@@ -52,7 +54,7 @@ let package = Package(
         /// The Geocoder protocol and its implementations: the offline gazetteer (GeoNames), Nominatim, Photon.
         .target(name: "Geo", exclude: ["ATTRIBUTION.md"]),
 
-        /// Timings and memory of the map and the geocoder, with budgets (scripts/bench.sh, release).
+        /// Timings and memory of the map and the geocoder, with budgets (`make bench`, RELEASE_FLAGS).
         .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo"]),
 
         .testTarget(

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Server load figures (`make bench-server`): onthemap-server (release) vs Datasette vs nginx, on
-# loopback, with 1,000,000 rows and the app's main request. Prints a Markdown section for
+# Server load figures (`make bench-server`): onthemap-server vs Datasette vs nginx, on loopback,
+# with 1,000,000 rows and the app's main request. Prints a Markdown section for
 # Docs/Benchmarks.md ("## Server load").
+#
+#   scripts/bench-server.sh ONTHEMAP_SERVER   the executable to measure: `make bench-server`
+#                                             passes the one `make install` installs
 #
 #   BENCH_ROWS         rows (default 1000000)
 #   BENCH_SECONDS      seconds per wrk run (default 20)
@@ -21,7 +24,9 @@ SQL='select object_id, unique_key, first_name, last_name, map_string, media_url,
 
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 missing=""
-for package in wrk nginx-light curl; do dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"; done
+for package in wrk nginx-light curl sqlite3 python3-venv; do
+    [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" = "install ok installed" ] || missing="$missing $package"
+done
 if [ -n "$missing" ]; then
     $SUDO apt-get update -qq
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
@@ -31,8 +36,7 @@ if ! "$VENV/bin/python" -c "import importlib.metadata as m; assert m.version('da
     "$VENV/bin/pip" install --quiet "datasette==$DATASETTE_VERSION"
 fi
 
-swift build -c release --product onthemap-server
-BIN="$(swift build -c release --show-bin-path)/onthemap-server"
+BIN=$(realpath "${1:?usage: scripts/bench-server.sh ONTHEMAP_SERVER (make bench-server)}")
 
 WORK=$(mktemp -d)
 chmod 755 "$WORK"
@@ -148,7 +152,7 @@ rows, seconds, connections = sys.argv[13:16]
 unc, p_unc, unc_errors = float(sys.argv[16]), float(sys.argv[17]), sys.argv[18]
 print(f"| server | requests/s | p99 (ms) | errors |")
 print(f"|---|---:|---:|---|")
-for name, rps, p99, err in [("onthemap-server (release)", ours, p_ours, errors[0]),
+for name, rps, p99, err in [("onthemap-server (installed)", ours, p_ours, errors[0]),
                             ("Datasette 0.65.5 (same SQL, JSON)", ds, p_ds, errors[1]),
                             ("nginx (the same bytes, static)", ng, p_ng, errors[2]),
                             ("onthemap-server, list cache off (`--list-cache-seconds 0`)", unc, p_unc, unc_errors)]:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Timings and memory of the terminal app, driven through a pseudo-terminal.
 
-Usage: scripts/bench-tui.py <bin-dir> [--external]   (build with `swift build -c release` first)
+Usage: scripts/bench-tui.py <bin-dir> [--external]   (`make bench-tui`: the bin/ of `make install`)
 
 --external runs the app against a separate onthemap-server process (seeded with the demo class,
 started here on a free loopback port) instead of its built-in server; the default is the

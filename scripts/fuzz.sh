@@ -10,7 +10,9 @@
 #   FUZZ_DATABASE      the server's database (default: a temporary SQLite file); a postgres:// URL
 #                      of an empty database fuzzes PostgreSQL, e.g.
 #                      scripts/with-postgres.sh sh -c 'FUZZ_DATABASE=$ONTHEMAP_TEST_POSTGRES_URL scripts/fuzz.sh'
-#   SWIFT_BUILD_FLAGS  e.g. "-c release"
+#   FUZZ_RELEASE=1     fuzz the release build (the Makefile's RELEASE_FLAGS, which `make fuzz`
+#                      exports: the one release configuration, so nothing else is rebuilt);
+#                      else the debug build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,9 +27,11 @@ if ! "$VENV/bin/python" -c "import importlib.metadata as m; assert m.version('sc
     "$VENV/bin/pip" install --quiet "schemathesis==$SCHEMATHESIS_VERSION"
 fi
 
+BUILD_FLAGS=""
+if [ "${FUZZ_RELEASE:-}" = 1 ]; then BUILD_FLAGS=${RELEASE_FLAGS:?FUZZ_RELEASE=1 needs make fuzz (RELEASE_FLAGS)}; fi
 # shellcheck disable=SC2086
-swift build ${SWIFT_BUILD_FLAGS:-} --product onthemap-server
-BIN="$(swift build ${SWIFT_BUILD_FLAGS:-} --show-bin-path)/onthemap-server"
+swift build $BUILD_FLAGS --product onthemap-server
+BIN="$(swift build $BUILD_FLAGS --show-bin-path)/onthemap-server"
 
 WORK=$(mktemp -d)
 SERVER_PID=""

@@ -58,6 +58,8 @@ check "/etc/default/onthemap-server is 0600 and a conffile" bash -c \
     "dpkg-deb -c '$server' | grep -q '^-rw------- root/root .* ./etc/default/onthemap-server\$' && dpkg-deb -I '$server' conffiles | grep -qx /etc/default/onthemap-server"
 check "postinst creates the system user and /var/lib/onthemap-server" bash -c \
     "dpkg-deb -I '$server' postinst | grep -q 'adduser --quiet --system' && dpkg-deb -c '$server' | grep -q ' ./var/lib/onthemap-server/\$'"
+check "copyright names Apache-2.0 for the code" bash -c \
+    "grep -q '^License: Apache-2.0' '$root/usr/share/doc/onthemap/copyright' && grep -q 'common-licenses/Apache-2.0' '$root/usr/share/doc/onthemap-server/copyright'"
 check "copyright names GeoNames CC BY 4.0 and Natural Earth" bash -c \
     "grep -q 'License: CC-BY-4.0' '$root/usr/share/doc/onthemap/copyright' && grep -q 'Natural Earth.*public' '$root/usr/share/doc/onthemap-server/copyright'"
 

@@ -57,6 +57,10 @@ extension PostgresStorage {
         return false
     }
 
+    func forgetTrust(before: Double) async throws {
+        try await client.query("DELETE FROM login_trust WHERE last_success <= \(before)", logger: logger)
+    }
+
     // MARK: Invites
 
     func insert(_ invite: StoredInvite) async throws {

@@ -1,5 +1,5 @@
 // onthemap-bench: timings and memory of the map engine and the offline geocoder.
-// Run release-built through scripts/bench.sh (make bench). Exits 1 when a figure is over budget.
+// Run release-built through `make bench` (RELEASE_FLAGS). Exits 1 when a figure is over budget.
 import Foundation
 import Geo
 import WorldMap

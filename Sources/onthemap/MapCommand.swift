@@ -2,7 +2,9 @@ import APIClient
 import ArgumentParser
 import Foundation
 import Geo
+import OnTheMapConfig
 import OnTheMapModels
+import TerminalUI
 import WorldMap
 
 /// `onthemap map`: the 100 most recent locations as pins on a world map, printed to stdout.
@@ -12,13 +14,16 @@ struct MapCommand: AsyncParsableCommand {
         abstract: "Print the most recent locations as pins on a world map.",
         discussion: """
             Braille by default (2×4 dots a character), --ascii for terminals without Braille glyphs. \
-            The size is the terminal's when stdout is one, else 160×48. Pins: o one location, \
-            2–9 or + several in one cell. --accessible (or ACCESSIBLE=1) tells the view in words instead.
+            The size, footer included, is the terminal's (less a line) when stdout is one, else \
+            160×48. Pins: o one location, 2–9 or + several in one cell. Colours follow the theme \
+            (--theme, ONTHEMAP_THEME, the settings file), as in the app. --accessible (or ACCESSIBLE=1) \
+            tells the view in words instead.
             """)
 
     @OptionGroup var serverOptions: ServerOptions
-    @Option(help: "Width in characters (default: the terminal's, else 160).") var width: Int?
-    @Option(help: "Height in lines (default: the terminal's less two, else 48).") var height: Int?
+    @Option(help: "Width in characters, every line (default: the terminal's, else 160).") var width: Int?
+    @Option(help: "Height in lines, the footer included (default: the terminal's less one, else 48).")
+    var height: Int?
     @Option(help: ArgumentHelp("Centre of the view, as LAT,LON.", valueName: "lat,lon")) var center: String?
     @Option(help: "Zoom: 1 shows the world, 2 halves the degrees a character covers, up to 4096.") var zoom: Double = 1
     @Option(
@@ -28,6 +33,8 @@ struct MapCommand: AsyncParsableCommand {
     var place: String?
     @Flag(help: "Draw with ASCII instead of Braille.") var ascii = false
     @Option(help: "Colour: auto (a terminal without NO_COLOR), always or never.") var color: MapColoring.Choice = .auto
+    @Option(help: "dark (the default), light (for a light terminal background) or mono; NO_COLOR makes it mono.")
+    var theme: Theme.Name?
     @OptionGroup var accessible: AccessibleOption
 
     func validate() throws {
@@ -44,7 +51,8 @@ struct MapCommand: AsyncParsableCommand {
 
     func run() async throws {
         let size = MapRendering.size(width: width, height: height)
-        var placeView: Viewport?
+        let settings = AppSettings.resolve(SettingsFlags(theme: theme?.rawValue))
+        var placeView: ((Int, Int) -> Viewport)?
         if let place {
             do {
                 let best = try OfflineGeocoder().resolve(place).best
@@ -52,10 +60,13 @@ struct MapCommand: AsyncParsableCommand {
                     minLatitude: best.region.minLatitude, maxLatitude: best.region.maxLatitude,
                     minLongitude: best.region.minLongitude, maxLongitude: best.region.maxLongitude)
                 // The same view as the app's posting preview, without the pin's name.
-                placeView = PlaceView.viewport(
-                    width: size.width, height: size.height, latitude: best.latitude, longitude: best.longitude,
-                    region: region, isArea: best.precision == .country || best.precision == .region,
-                    renderer: MapRenderer(mode: ascii ? .ascii : .braille), areaMargin: 1)
+                let renderer = MapRenderer(mode: ascii ? .ascii : .braille)
+                placeView = { width, height in
+                    PlaceView.viewport(
+                        width: width, height: height, latitude: best.latitude, longitude: best.longitude,
+                        region: region, isArea: best.precision == .country || best.precision == .region,
+                        renderer: renderer, areaMargin: 1)
+                }
             } catch {
                 throw Self.fail(error.userMessage)
             }
@@ -70,7 +81,9 @@ struct MapCommand: AsyncParsableCommand {
         }
         let text = MapRendering.render(
             list.locations, width: size.width, height: size.height, center: point, zoom: zoom, view: placeView,
-            mode: ascii ? .ascii : .braille, colored: color.enabled)
+            mode: ascii ? .ascii : .braille,
+            theme: color.enabled
+                ? MapColoring.theme(settings.theme.value, environment: ProcessInfo.processInfo.environment) : nil)
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 }

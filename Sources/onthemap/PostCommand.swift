@@ -5,6 +5,7 @@ import Geo
 import OnTheMapConfig
 import OnTheMapModels
 import SafeText
+import TerminalUI
 import ViewModels
 
 #if canImport(Glibc)
@@ -56,7 +57,10 @@ struct PostCommand: AsyncParsableCommand {
             format: "%@ (%.4f, %.4f) → %@", SafeText.clean(best.displayName), best.latitude, best.longitude, mediaURL)
         Diagnostics.note("Place: \(summary)")
         Diagnostics.note("Precision: \(chosen.rawValue), \(chosen.statement) (--precision city|exact).")
-        if !yes { try confirm() }
+        if !yes {
+            Self.printPreview(of: best)
+            try confirm()
+        }
         let connection = try await serverOptions.connect(resuming: stored)
         let outcome: Result<(objectId: String, overwrote: Bool), APIError>
         do throws(APIError) {
@@ -91,6 +95,20 @@ struct PostCommand: AsyncParsableCommand {
                 print("\(verb) \(SafeText.clean(posted.objectId)): \(summary)")
             }
         }
+    }
+
+    /// The app's posting preview map of the place (`PostingScreen.placeMap`, at its size), on
+    /// stderr like the question: coloured by the theme when stderr is a terminal.
+    private static func printPreview(of place: Placemark) {
+        let settings = AppSettings.resolve(SettingsFlags())
+        let size = PostingScreen.previewMapSize
+        let grid = PostingScreen.placeMap(place, width: size.width, height: size.height, ascii: settings.ascii.value)
+        let environment = ProcessInfo.processInfo.environment
+        let lines =
+            MapColoring.Choice.auto.enabled(on: STDERR_FILENO)
+            ? MapColoring.lines(grid, theme: MapColoring.theme(settings.theme.value, environment: environment))
+            : grid.lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+        FileHandle.standardError.write(Data(lines.map { $0 + "\n" }.joined().utf8))
     }
 
     /// Asks on the terminal; without one (a script) refuses, so nothing is posted unseen.

@@ -60,10 +60,13 @@ import Testing
     /// `run` on a thread of its own: it blocks until the process ends, and a test server in this
     /// process answering that process needs the cooperative pool's few threads (bcrypt included),
     /// which a blocked test thread would starve on a 2-core machine.
-    static func runOffPool(_ arguments: [String], dataHome: URL, input: String? = nil) async throws -> Run {
+    static func runOffPool(
+        _ arguments: [String], dataHome: URL, input: String? = nil, environment: [String: String] = [:]
+    ) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result { try run(arguments, dataHome: dataHome, input: input) })
+                continuation.resume(
+                    with: Result { try run(arguments, dataHome: dataHome, input: input, environment: environment) })
             }.start()
         }
     }

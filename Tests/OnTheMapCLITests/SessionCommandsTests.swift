@@ -1,7 +1,9 @@
 import Foundation
+import Geo
 import OnTheMapModels
 import ServerTestSupport
 import Testing
+import TerminalUI
 
 #if canImport(Glibc)
     import Glibc
@@ -53,8 +55,18 @@ import Testing
         #expect(identity["key"] as? String == key)
         #expect(identity["email"] as? String == "ada@example.com")
 
-        // Without --yes and without a terminal, nothing is posted.
-        #expect(try await onthemap(["post", "--place", "Lisbon, Portugal", "--link", "ada.example.com"]).status == 4)
+        // Without --yes and without a terminal, nothing is posted; the app's preview map of the
+        // place (`PostingScreen.placeMap` at its size) comes before the question.
+        let unasked = try await onthemap(["post", "--place", "Lisbon, Portugal", "--link", "ada.example.com"])
+        #expect(unasked.status == 4)
+        let lisbon = try OfflineGeocoder().resolve("Lisbon, Portugal").best
+        let size = PostingScreen.previewMapSize
+        let preview = PostingScreen.placeMap(lisbon, width: size.width, height: size.height).lines.map {
+            $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        #expect(preview.contains { $0.contains("Lisbon") })
+        #expect(unasked.stderr.contains("\n" + preview.joined(separator: "\n") + "\n"), "\(unasked.stderr)")
+        #expect(unasked.stderr.hasSuffix("not posted: no terminal to ask on; pass --yes to post without asking.\n"))
         #expect(try await onthemap(["post", "--place", "Lisbon", "--link", "javascript:alert(1)", "--yes"]).status == 4)
 
         let post = try await onthemap(["post", "--place", "Lisbon, Portugal", "--link", "ada.example.com", "--yes", "--json"])

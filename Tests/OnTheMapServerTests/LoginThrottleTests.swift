@@ -1,7 +1,8 @@
 import Foundation
-import OnTheMapServer
 import ServerTestSupport
 import Testing
+
+@testable import OnTheMapServer
 
 /// The login throttle over real HTTP: per account and address, per address, per account from
 /// untrusted addresses, and reset by a good login.
@@ -112,6 +113,34 @@ import Testing
             try await Self.logIn(server, "ada@example.com", "correct horse", forwardedFor: "198.51.100.9"), maxSeconds: 60)
         // ...while the owner's known address gets in.
         #expect(try await Self.logIn(server, "ada@example.com", "correct horse", forwardedFor: "192.0.2.1").status == 200)
+    }
+
+    /// A good login deletes the trust marks past the trust period (90 days), on both storages:
+    /// the rows are gone, not just no longer counted; marks within the period stay.
+    @Test(arguments: TestBackend.available)
+    func trustPastItsNinetyDaysIsPruned(backend: TestBackend) async throws {
+        let server = try await TestServer.start(backend: backend)
+        defer { Task { await server.stop() } }
+        try await server.withDatabase { database in
+            let storage = database.storage
+            let throttle = LoginThrottle(storage: storage, policy: LoginThrottlePolicy())
+            let day = 86_400.0
+            let start = Date(timeIntervalSince1970: 1_700_000_000)
+            func logIn(_ email: String, _ address: String, at time: Date) async throws -> String {
+                let admission = try await throttle.admitLogin(email: email, address: address, now: time)
+                try await throttle.loginSucceeded(admission, now: time)
+                return admission.trust
+            }
+            let old = try await logIn("ada@example.com", "192.0.2.1", at: start)
+            let recent = try await logIn("bob@example.com", "192.0.2.2", at: start + 2 * day)
+            #expect(try await storage.isTrusted(old, since: 0))
+            // 91 days after the first: its mark is past 90 days and deleted; the second's (89
+            // days old) stays, and the new one is written.
+            let new = try await logIn("cy@example.com", "192.0.2.3", at: start + 91 * day)
+            #expect(try await !storage.isTrusted(old, since: 0))
+            #expect(try await storage.isTrusted(recent, since: 0))
+            #expect(try await storage.isTrusted(new, since: 0))
+        }
     }
 
     /// Without --trust-proxy, X-Forwarded-For from a loopback peer (a proxy, most likely) is

@@ -108,6 +108,71 @@ struct AppControllerTests {
         #expect(ui.app.posting == nil)
     }
 
+    func footer(_ ui: AppController) -> String {
+        String(ui.frame(width: 100, height: 30).buffer.text.split(separator: "\n").last ?? "")
+    }
+
+    /// In the preview Esc steps back to the fields, and the footer says so (`Esc back`); on the
+    /// fields it closes the form (`Esc cancel`).
+    @Test func escInThePreviewStepsBackAndTheFooterSaysSo() async {
+        let ui = controller()
+        await logIn(ui)
+        ui.handle(.key(.character("p")))
+        #expect(footer(ui).contains("Esc cancel") && !footer(ui).contains("Esc back"))
+        type(ui, "Mountain View")
+        ui.handle(.key(.enter))
+        type(ui, "github.com/ada")
+        ui.handle(.key(.enter))
+        #expect(await eventually { ui.app.posting?.chosen != nil })
+        #expect(footer(ui).contains("Esc back") && !footer(ui).contains("Esc cancel"), "\(footer(ui))")
+        ui.handle(.key(.escape))
+        #expect(ui.app.posting?.step == .enter)
+        #expect(ui.app.posting?.location == "Mountain View")
+        #expect(footer(ui).contains("Esc cancel"))
+        ui.handle(.key(.escape))
+        #expect(ui.app.posting == nil)
+    }
+
+    /// Sign-up mode's footer: Enter signs up, Ctrl-S goes back to logging in; typing still fills
+    /// the fields.
+    @Test func theSignUpFootersWordsAreSignUpAndLogIn() async {
+        let ui = controller()
+        #expect(footer(ui).contains("Enter log in") && footer(ui).contains("Ctrl-S sign up"))
+        ui.handle(.key(.control("s")))
+        #expect(ui.app.login.mode == .signUp)
+        let signUp = footer(ui)
+        #expect(signUp.contains("Enter sign up") && signUp.contains("Ctrl-S log in"), "\(signUp)")
+        #expect(!signUp.contains("Enter log in") && !signUp.contains("Ctrl-S sign up"))
+        type(ui, "ada")
+        #expect(ui.frame(width: 100, height: 30).buffer.text.contains("ada"))
+        ui.handle(.key(.control("s")))
+        #expect(ui.app.login.mode == .logIn)
+        #expect(footer(ui).contains("Enter log in"))
+    }
+
+    /// `s` sorts the Table and the Cards; the Map pane does not offer it (nothing there would
+    /// change), in its help or by the key.
+    @Test func sortIsOfferedWhereItShows() async {
+        let ui = controller()
+        await logIn(ui)
+        #expect(ui.app.browse.pane == .map)
+        let sort = ui.app.browse.sort
+        ui.handle(.key(.character("s")))
+        #expect(ui.app.browse.sort == sort)
+        ui.handle(.key(.character("?")))
+        #expect(!ui.frame(width: 100, height: 40).buffer.text.contains("sort:"))
+        ui.handle(.key(.escape))
+        for pane in ["2", "3"] {
+            ui.handle(.key(.character(Character(pane))))
+            let before = ui.app.browse.sort
+            ui.handle(.key(.character("s")))
+            #expect(ui.app.browse.sort != before)
+            ui.handle(.key(.character("?")))
+            #expect(ui.frame(width: 100, height: 40).buffer.text.contains("sort: newest, name, distance, country"))
+            ui.handle(.key(.escape))
+        }
+    }
+
     @Test func quittingWhileThePlaceIsLookedUpAsksOverTheForm() async {
         let ui = controller(geocoder: FakeGeocoder(delay: .seconds(60)))
         await logIn(ui)

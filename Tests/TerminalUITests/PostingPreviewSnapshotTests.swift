@@ -39,4 +39,31 @@ struct PostingPreviewSnapshotTests {
             #expect(buffer.styleText.contains("y") == (query == "France"))
         }
     }
+
+    /// The form's map is `placeMap` at `previewMapSize`, the map `onthemap post` prints.
+    @Test func theFormsMapIsThePlaceMapAtItsSize() async throws {
+        for (query, ascii) in [("Lisbon, Portugal", false), ("France", true)] {
+            let model = PostingViewModel(api: FakeAPI(), geocoder: OfflineGeocoder(), accountKey: "me")
+            model.location = query
+            model.link = "https://github.com/ada"
+            model.findLocation()
+            #expect(await eventually { model.chosen != nil })
+            let place = try #require(model.chosen)
+            let screen = render(model, ascii: ascii).text.split(separator: "\n").map(String.init)
+            let size = PostingScreen.previewMapSize
+            let map = PostingScreen.placeMap(place, width: size.width, height: size.height, ascii: ascii).lines
+            // Found by its busiest row (the sea's rows are blank), then compared row by row.
+            let inked = map.map { $0.filter { $0 != " " }.count }
+            let busiest = try #require(inked.indices.max { inked[$0] < inked[$1] })
+            let found = try #require(screen.firstIndex { $0.contains(map[busiest]) }, "the map's busiest row on screen")
+            let first = found - busiest
+            let range = try #require(screen[found].range(of: map[busiest]))
+            let column = screen[found].distance(from: screen[found].startIndex, to: range.lowerBound)
+            for (offset, line) in map.enumerated() {
+                let row = Array(screen[first + offset])
+                #expect(row.count >= column + size.width, "row \(offset) reaches past the map (the form's frame)")
+                #expect(String(row.dropFirst(column).prefix(size.width)) == line, "row \(offset)")
+            }
+        }
+    }
 }

@@ -50,6 +50,19 @@ def wait_text(session, needle, timeout=15.0):
     return wait_for(session, lambda text: needle in text, timeout, repr(needle))
 
 
+def wait_for_file(path, predicate, what, timeout=15.0):
+    """Polls a file until one of its lines satisfies predicate; returns that line."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if os.path.exists(path):
+            with open(path) as handle:
+                for line in handle:
+                    if predicate(line):
+                        return line.strip()
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what} in {path}")
+
+
 def keys(session, *names):
     tmux("send-keys", "-t", session, *names)
 
@@ -58,12 +71,14 @@ def typed(session, text):
     tmux("send-keys", "-t", session, "-l", text)
 
 
-def start_app(session, server_url, width=120, height=40, extra=None):
+def start_app(session, server_url, width=120, height=40, extra=None, trace=None):
     environment = {
         "TERM": "tmux-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": WORK, "PATH": os.environ.get("PATH", ""),
         "XDG_DATA_HOME": f"{WORK}/data", "XDG_CACHE_HOME": f"{WORK}/cache", "XDG_STATE_HOME": f"{WORK}/state",
         "XDG_CONFIG_HOME": f"{WORK}/config", "BROWSER": f"{WORK}/browser.sh", **(extra or {}),
     }
+    if trace:
+        environment["ONTHEMAP_TRACE"] = trace
     exports = " ".join(f"{key}='{value}'" for key, value in environment.items())
     command = f"env -i {exports} '{BIN}/onthemap' --server '{server_url}'; echo \"[exit $?]\"; sleep 600"
     tmux("new-session", "-d", "-s", session, "-x", str(width), "-y", str(height), command)
@@ -489,10 +504,15 @@ def stored_session():
 
 @test("a server without Facebook -> no Facebook line on the login screen")
 def no_facebook_line():
-    start_app("nofb", SERVER)
-    screen = wait_text("nofb", "Log In")
-    time.sleep(0.5)  # discovery is one request: give it time to (not) add a line
-    screen = capture("nofb")
+    trace = f"{WORK}/nofb-trace.txt"
+    start_app("nofb", SERVER, trace=trace)
+    wait_text("nofb", "Log In")
+    # The event: the first frame drawn after discovery answered (the app's trace names it
+    # `login:providers=N`). Then a typed marker: once tmux shows it, it has shown that frame too.
+    frame = wait_for_file(trace, lambda line: " frame " in line and " login:providers=" in line, "discovery's frame")
+    assert frame.split()[-1] == "login:providers=0", frame
+    typed("nofb", "drawn@")
+    screen = wait_text("nofb", "drawn@")
     assert "Log in with" not in screen, screen
     tmux("kill-session", "-t", "nofb", check=False)
 

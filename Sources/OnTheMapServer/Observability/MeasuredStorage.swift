@@ -92,6 +92,9 @@ struct MeasuredStorage: ServerStorage {
     func isTrusted(_ trust: String, since: Double) async throws -> Bool {
         try await measure("is_trusted") { try await base.isTrusted(trust, since: since) }
     }
+    func forgetTrust(before: Double) async throws {
+        try await measure("forget_trust") { try await base.forgetTrust(before: before) }
+    }
 
     func insert(_ invite: StoredInvite) async throws { try await measure("insert_invite") { try await base.insert(invite) } }
     func invites() async throws -> [StoredInvite] { try await measure("invites") { try await base.invites() } }

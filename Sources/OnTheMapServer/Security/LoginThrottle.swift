@@ -55,10 +55,12 @@ struct LoginThrottle: Sendable {
             clear: [], release: [admission.pair] + admission.shared, trust: nil, now: now.timeIntervalSince1970)
     }
 
-    /// After a good login: clears its pair, takes the attempt back, trusts its address.
+    /// After a good login: clears its pair, takes the attempt back, trusts its address, and
+    /// deletes the trust marks past the trust period (one scan of the live marks).
     func loginSucceeded(_ admission: Admission, now: Date = Date()) async throws {
         try await storage.recordSuccess(
             clear: [admission.pair], release: admission.shared, trust: admission.trust, now: now.timeIntervalSince1970)
+        try await storage.forgetTrust(before: now.timeIntervalSince1970 - policy.trustSeconds)
     }
 
     /// Counts a sign-up from `address`; throws 429 past `signUpsPerAddress` per window.

@@ -52,6 +52,12 @@ extension SQLiteStorage {
         }
     }
 
+    func forgetTrust(before: Double) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM login_trust WHERE last_success <= ?", arguments: [before])
+        }
+    }
+
     // MARK: Invites
 
     func insert(_ invite: StoredInvite) async throws {

@@ -69,6 +69,9 @@ package protocol ServerStorage: Sendable {
     func recordSuccess(clear: [String], release: [String], trust: String?, now: Double) async throws
     /// Whether `trust` was marked trusted after `since`.
     func isTrusted(_ trust: String, since: Double) async throws -> Bool
+    /// Deletes the trust marks set at or before `before` (those `isTrusted` no longer counts), so
+    /// that the table holds only the pairs that logged in within the trust period.
+    func forgetTrust(before: Double) async throws
 
     // MARK: Invites
 

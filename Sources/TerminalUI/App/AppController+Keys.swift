@@ -33,9 +33,9 @@ extension AppController {
         case .login:
             if app.login.isBusy { return [] }
             if app.deviceLogin != nil { return [.deviceLogin] }
-            return app.login.focus.isButton ? [.loginButton, .login] : [.login]
+            return KeyContext.loginForm(signUp: app.login.mode == .signUp, onButton: app.login.focus.isButton)
         case .posting:
-            return isTypingInPosting ? [.posting] : [.postingButton, .posting]
+            return KeyContext.postingForm(step: app.posting?.step ?? .enter, onButton: !isTypingInPosting)
         case .browsing:
             if app.isHelpOpen { return [.help] }
             if app.browse.isEditingFilter { return [.filter] }
@@ -52,7 +52,7 @@ extension AppController {
     /// Types into the login form's field, the posting form's field or the filter.
     func type(_ character: Character) {
         switch keyContexts.first {
-        case .login: app.login.type(character)
+        case .login, .signUp: app.login.type(character)
         case .posting: app.posting?.type(character)
         case .filter: app.editFilter { $0.append(character) }
         case .reason: app.typeReason(character)

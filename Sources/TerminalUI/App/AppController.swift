@@ -122,8 +122,11 @@ public final class AppController {
         backend.placeCursor(frame.cursor, visible: accessible)
         if let trace {
             let milliseconds = String(format: "%.2f", Date().timeIntervalSince(started) * 1000)
+            // `login:providers=N` once discovery has answered (the end-to-end suite waits for it).
+            let discovered = app.login.signUpPolicy.map { _ in ":providers=\(app.login.deviceProviders.count)" }
             let screen =
-                app.phase == .login ? "login" : "\(app.browse.pane.title.lowercased()):\(app.store.locations.count)"
+                app.phase == .login
+                ? "login" + (discovered ?? "") : "\(app.browse.pane.title.lowercased()):\(app.store.locations.count)"
             trace.mark("frame", "\(milliseconds) \(size.width)x\(size.height) \(screen)")
         }
     }

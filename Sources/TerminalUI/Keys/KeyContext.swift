@@ -5,9 +5,14 @@ import ViewModels
 public enum KeyContext: String, Sendable, Hashable, CaseIterable {
     case global
     case login
+    /// The login form in sign-up mode: its words for the keys whose meaning changes.
+    case signUp
     /// The login form with a button focused (letters press or quit instead of typing).
     case loginButton
     case posting
+    /// The posting form past its fields (finding, the preview, the overwrite question, posting),
+    /// where Esc steps back to the fields.
+    case postingPreview
     /// The posting form with a button focused.
     case postingButton
     /// A device login's code on screen (Facebook, OAuth), while it waits for approval.
@@ -31,8 +36,10 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .global: "Anywhere"
         case .login: "Login form"
+        case .signUp: "Login form, signing up"
         case .loginButton: "Login form, on a button"
         case .posting: "Posting form"
+        case .postingPreview: "Posting form, past the fields"
         case .postingButton: "Posting form, on a button"
         case .deviceLogin: "Device login (code on screen)"
         case .alert: "Alert"
@@ -48,6 +55,22 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .confirmation: "Delete / show again question"
         case .reason: "Typing why a row is hidden"
         }
+    }
+
+    /// The contexts of the login form, most specific first (the screen's footer and the keys).
+    public static func loginForm(signUp: Bool, onButton: Bool) -> [KeyContext] {
+        (onButton ? [.loginButton] : []) + (signUp ? [.signUp] : []) + [.login]
+    }
+
+    /// The contexts of the posting form at `step`, most specific first. Past the fields (and
+    /// until it is done) Esc steps back to them (`PostingViewModel.cancel()`).
+    public static func postingForm(step: PostingStep, onButton: Bool) -> [KeyContext] {
+        let pastTheFields: Bool
+        switch step {
+        case .enter, .done: pastTheFields = false
+        case .geocoding, .confirm, .overwrite, .posting: pastTheFields = true
+        }
+        return (onButton ? [.postingButton] : []) + (pastTheFields ? [.postingPreview] : []) + [.posting]
     }
 
     /// The contexts of the main view with `pane` up, most specific first; a moderator's last.

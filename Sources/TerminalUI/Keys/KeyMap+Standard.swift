@@ -8,6 +8,8 @@ extension KeyMap {
             KeyBinding(.login, .previousField, [.backTab, .up], "next / previous field"),
             KeyBinding(.login, .submit, [.enter], "log in (or press the focused button)", footer: "log in"),
             KeyBinding(.login, .toggleSignUp, [.control("s")], "sign up / back to log in", footer: "sign up"),
+            KeyBinding(.signUp, .submit, [.enter], "sign up (or press the focused button)", footer: "sign up"),
+            KeyBinding(.signUp, .toggleSignUp, [.control("s")], "back to log in", footer: "log in"),
             KeyBinding(.login, .facebookLogin, [.control("f")], "log in with Facebook (when the server offers it)"),
             KeyBinding(.login, .deleteBackward, [.backspace, .delete], "delete a character"),
             KeyBinding(.login, .clearField, [.control("u")], "clear the field"),
@@ -21,7 +23,8 @@ extension KeyMap {
             KeyBinding(.posting, .previousPlace, [.left], "another place found", footer: "other match"),
             KeyBinding(.posting, .nextPlace, [.right], "another place found", footer: "other match"),
             KeyBinding(.posting, .deleteBackward, [.backspace, .delete], "delete a character"),
-            KeyBinding(.posting, .cancel, [.escape], "cancel (one step back)", footer: "cancel"),
+            KeyBinding(.posting, .cancel, [.escape], "close the form", footer: "cancel"),
+            KeyBinding(.postingPreview, .cancel, [.escape], "back to the place and link", footer: "back"),
             KeyBinding(.postingButton, .pressButton, [.character(" ")], "press the button"),
             KeyBinding(.postingButton, .quit, [.character("q")], "quit (asks while the post is being sent)"),
 
@@ -63,6 +66,9 @@ extension KeyMap {
             KeyBinding(.map, .previousPin, [.character("N"), .character("[")], "next / previous pin"),
             KeyBinding(.map, .showDetails, [.enter], "show the pin's details"),
             KeyBinding(.table, .showOnMap, [.character("m")], "show the row on the map"),
+            // Sorting orders rows and cards; the Map pane draws every pin whatever the order.
+            KeyBinding(.table, .cycleSort, [.character("s")], "sort: newest, name, distance, country"),
+            KeyBinding(.cards, .cycleSort, [.character("s")], "sort: newest, name, distance, country"),
             KeyBinding(.cards, .selectNext, [.right, .character("l")], "next / previous card"),
             KeyBinding(.cards, .selectPrevious, [.left, .character("h")], "next / previous card"),
 
@@ -79,7 +85,6 @@ extension KeyMap {
             KeyBinding(.browse, .selectLast, [.character("G"), .end], "first / last row"),
             KeyBinding(.browse, .openLink, [.enter], "open the link", footer: "open"),
             KeyBinding(.browse, .copyLink, [.character("y")], "copy the link to the clipboard (OSC 52)"),
-            KeyBinding(.browse, .cycleSort, [.character("s")], "sort: newest, name, distance, country"),
             KeyBinding(.browse, .editFilter, [.character("/")], "filter all panes", footer: "filter"),
             KeyBinding(.browse, .clearFilter, [.escape], "clear the filter"),
             KeyBinding(.browse, .nextMatch, [.character("n")], "next / previous match"),

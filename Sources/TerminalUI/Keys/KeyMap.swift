@@ -58,8 +58,23 @@ public struct KeyMap: Sendable, Hashable {
         return lines.map { ($0.keys.joined(separator: " "), $0.help) }
     }
 
-    /// The bindings of `contexts`, in context order, then table order.
+    /// The bindings of `contexts` as dispatch sees them, in context order, then table order, each
+    /// with only the keys that reach it: a key a more specific context binds is that context's
+    /// (sign-up mode's `Enter sign up` over the login form's `Enter log in`), and a binding left
+    /// with no key is left out.
     func bindings(in contexts: [KeyContext]) -> [KeyBinding] {
-        contexts.flatMap { context in bindings.filter { $0.context == context } }
+        var shown: [KeyBinding] = []
+        var taken: Set<Key> = []
+        for context in contexts {
+            let own = bindings.filter { $0.context == context }
+            for var binding in own {
+                let keys = binding.keys.filter { !taken.contains($0) }
+                if keys.isEmpty && !binding.keys.isEmpty { continue }
+                binding.keys = keys
+                shown.append(binding)
+            }
+            taken.formUnion(own.flatMap(\.keys))
+        }
+        return shown
     }
 }

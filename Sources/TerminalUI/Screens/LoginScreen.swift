@@ -83,7 +83,8 @@ public enum LoginScreen {
                 below += 1
             }
         }
-        Footer.render(&buffer, text: keys.footer([.login]), status: "")
+        Footer.render(
+            &buffer, text: keys.footer(KeyContext.loginForm(signUp: signUp, onButton: false)), status: "")
         if let alert = model.alert {
             let title =
                 alert.hasPrefix("Cannot reach") ? "Cannot reach the server" : signUp ? "Sign up failed" : "Login failed"

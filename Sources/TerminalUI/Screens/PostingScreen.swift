@@ -67,7 +67,8 @@ public enum PostingScreen {
         let cancel = Controls.button(
             &buffer, x: inner.maxX - 10, y: buttonsY, title: "Cancel", focused: model.focus == .cancel)
         hotspots.append(Hotspot(rect: cancel, target: .button(.cancel)))
-        Footer.render(&buffer, text: keys.footer([.posting]), status: "")
+        Footer.render(
+            &buffer, text: keys.footer(KeyContext.postingForm(step: model.step, onButton: false)), status: "")
         if let alert = model.alert {
             let ok = Overlay.alert(&buffer, title: "Post your location", message: alert, ascii: ascii)
             hotspots.append(Hotspot(rect: ok, target: .button(.dismiss)))
@@ -106,11 +107,25 @@ public enum PostingScreen {
         }
     }
 
-    /// A map of the place with its name beside the pin: a city with a few neighbouring cities
-    /// named around it, a country or region fitted with its neighbours (see `PlaceView`), a
-    /// country outlined in its own colour.
+    /// A map of the place with its name beside the pin (`placeMap`), drawn into `rect`.
     static func miniMap(_ buffer: inout Buffer, place: Placemark, in rect: Rect, ascii: Bool = false) {
         guard rect.width > 4, rect.height > 2 else { return }
+        let grid = placeMap(place, width: rect.width, height: rect.height, ascii: ascii)
+        for row in 0..<rect.height {
+            for column in 0..<rect.width {
+                guard let cell = grid[column, row] else { continue }
+                buffer[rect.x + column, rect.y + row] = Cell(cell.character, style: MapPalette.style(for: cell.style))
+            }
+        }
+    }
+
+    /// The preview's map of a place, with its name beside the pin: a city with a few neighbouring
+    /// cities named around it, a country or region fitted with its neighbours (see `PlaceView`),
+    /// a country outlined in its own colour. `onthemap post` prints the same map at the same size
+    /// (`previewMapSize`).
+    nonisolated public static func placeMap(
+        _ place: Placemark, width: Int, height: Int, ascii: Bool = false
+    ) -> MapGrid {
         var renderer = MapRenderer(mode: ascii ? .ascii : .braille)
         if place.precision == .country {
             // The country picked out among its neighbours.
@@ -121,16 +136,15 @@ public enum PostingScreen {
             minLatitude: place.region.minLatitude, maxLatitude: place.region.maxLatitude,
             minLongitude: place.region.minLongitude, maxLongitude: place.region.maxLongitude)
         let viewport = PlaceView.viewport(
-            width: rect.width, height: rect.height, latitude: place.latitude, longitude: place.longitude, name: name,
+            width: width, height: height, latitude: place.latitude, longitude: place.longitude, name: name,
             region: region, isArea: place.precision == .country || place.precision == .region, renderer: renderer)
         let pin = MapPin(
             id: "new", latitude: place.latitude, longitude: place.longitude, style: .selected, label: name)
-        let frame = renderer.render(viewport, pins: [pin])
-        for row in 0..<rect.height {
-            for column in 0..<rect.width {
-                guard let cell = frame.grid[column, row] else { continue }
-                buffer[rect.x + column, rect.y + row] = Cell(cell.character, style: MapPalette.style(for: cell.style))
-            }
-        }
+        return renderer.render(viewport, pins: [pin]).grid
     }
+
+    /// The preview map's size in the full-size form (a terminal of 74×26 or more): the form's
+    /// inside (72×24 less its frame and margins: 68×22) less the fields and the place's lines
+    /// above the map and the buttons below it.
+    nonisolated public static let previewMapSize = (width: 68, height: 10)
 }
