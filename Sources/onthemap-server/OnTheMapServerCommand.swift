@@ -75,6 +75,7 @@ extension OnTheMapServerCommand {
         var maxConnections = 1000
         @OptionGroup var access: AccessOptions
         @OptionGroup var providers: ProviderOptions
+        @OptionGroup var liveQuery: LiveQueryOptions
 
         func validate() throws {
             if (parseAppId == nil) != (parseRestKey == nil) {
@@ -119,6 +120,7 @@ extension OnTheMapServerCommand {
                 idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), requestTimeout: .milliseconds(Int64(requestTimeout * 1000)),
                 maxConnections: maxConnections)
             access.apply(to: &configuration)
+            liveQuery.apply(to: &configuration)
             (configuration.facebook, configuration.oauthProviders) = try providers.resolve()
             configuration.postgres = .live
             AccessOptions.warnAboutProxy(configuration, logger: logger)
