@@ -187,6 +187,48 @@ import Testing
         #expect((update["original"] as? [String: Any])?["mapString"] as? String == "Arlington")
     }
 
+    @Test func socketsOverTheLimitsAreToldWhyAndClosed() async throws {
+        try await withServer(arguments: ["--live-connections-per-address", "2", "--live-subscriptions", "2"]) { server in
+            let first = try LiveQueryTestClient(port: server.port)
+            let second = try LiveQueryTestClient(port: server.port)
+            let third = try LiveQueryTestClient(port: server.port)
+            let refused = try #require(await third.next())
+            #expect(refused["op"] as? String == "error" && refused["reconnect"] as? Bool == true)
+            #expect(await third.next() == nil)
+            #expect(third.closeCode == 1013)
+            first.send(json: ["op": "connect"])
+            #expect(await first.next()?["op"] as? String == "connected")
+            for id in 1...3 {
+                first.send(json: ["op": "subscribe", "requestId": id, "query": ["className": "StudentLocation", "where": [:]]])
+            }
+            #expect(await first.next()?["op"] as? String == "subscribed")
+            #expect(await first.next()?["op"] as? String == "subscribed")
+            #expect(await first.next()?["code"] as? Int == 124)
+            // A socket closed makes room for the next.
+            _ = second
+            second.socket.shutdownBoth()
+            let fourth = try await poll(until: .now + .seconds(5), {
+                let client = try LiveQueryTestClient(port: server.port)
+                client.send(json: ["op": "connect"])
+                return await client.next()?["op"] as? String
+            }) { $0 == "connected" }
+            #expect(fourth == "connected")
+        }
+    }
+
+    @Test func aSocketThatDoesNotAnswerPingsIsClosed() async throws {
+        try await withServer(arguments: ["--live-ping-seconds", "0.5"]) { server in
+            let client = try LiveQueryTestClient(port: server.port)
+            client.send(json: ["op": "connect"])
+            // Reads nothing (so answers no ping) for two intervals and more.
+            try await Task.sleep(for: .seconds(2))
+            var ops: [String] = []
+            while let message = await client.next() { ops.append(message["op"] as? String ?? "?") }
+            #expect(ops == ["connected"])
+            #expect(client.endedByPeer || client.closeCode != nil)
+        }
+    }
+
     // MARK: Helpers
 
     private func withServer(arguments: [String] = [], _ body: (ServerProcess) async throws -> Void) async throws {
