@@ -68,6 +68,8 @@ let package = Package(
             dependencies: [
                 "OnTheMapModels", "DemoClass",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // HTTPServerBuilder and ServerChildChannel, for the guard before the upgrade decision.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 // The LiveQuery socket (upgrade at `/`), on the same port as the REST API.
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

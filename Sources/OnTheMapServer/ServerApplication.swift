@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -118,13 +119,20 @@ public enum ServerApplication {
         // whose SYN is dropped, the normal ones too, waits a second or more to retry.
         let application = Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                configuration: .init(
-                    http1: .init(
-                        additionalChannelHandlers: [ConnectionGuardHandler(limiter: limiter, requestTimeout: requestTimeout)],
-                        idleTimeout: TimeAmount(configuration.idleTimeout)),
-                    ws: liveQuery.webSocketConfiguration),
-                shouldUpgrade: { request, channel, logger in liveQuery.shouldUpgrade(request, channel: channel, logger: logger) }),
+            server: HTTPServerBuilder { responder in
+                GuardedChildChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: responder,
+                        configuration: .init(
+                            http1: .init(
+                                additionalChannelHandlers: [ConnectionGuardHandler(limiter: limiter, requestTimeout: requestTimeout)],
+                                idleTimeout: TimeAmount(configuration.idleTimeout)),
+                            ws: liveQuery.webSocketConfiguration),
+                        shouldUpgrade: { request, channel, logger in
+                            liveQuery.shouldUpgrade(request, channel: channel, logger: logger)
+                        }),
+                    limiter: limiter, idleTimeout: TimeAmount(configuration.idleTimeout))
+            },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server", backlog: 1024),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
