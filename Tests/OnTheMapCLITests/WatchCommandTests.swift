@@ -46,6 +46,34 @@ import Testing
         server.terminate()
     }
 
+    @Test func reconnectsWhenTheServerComesBack() async throws {
+        let home = try ListCommandTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let database = home.appendingPathComponent("server.sqlite").path
+        let first = try await ServerProcess.start(database: database, arguments: ["--open-writes"])
+        let port = first.port
+        let (watch, lines) = try Self.startWatch(["--server", first.baseURL.absoluteString], dataHome: home)
+        defer { watch.terminate() }
+        var seen: String?
+        for attempt in 0..<50 where seen == nil {
+            try await Self.post(first, firstName: "Before\(attempt)", mapString: "Lisbon")
+            seen = await lines.next(within: 0.2)
+        }
+        #expect(seen?.contains("Before") == true)
+        first.terminate()
+        // The same port and database again: watch reconnects by itself (1 s, then 2 s, …).
+        let second = try await ServerProcess.start(database: database, arguments: ["--open-writes", "--port", "\(port)"])
+        defer { second.terminate() }
+        #expect(second.port == port)
+        var after: String?
+        for attempt in 0..<60 where after == nil {
+            try await Self.post(second, firstName: "After\(attempt)", mapString: "Lisbon")
+            after = await lines.next(within: 0.5)
+            while let line = after, !line.contains("After") { after = await lines.next(within: 0.5) }
+        }
+        #expect(after?.contains("After") == true)
+    }
+
     static func post(_ server: ServerProcess, firstName: String, mapString: String) async throws {
         let reply = try await RawHTTP.send(
             "POST", server.baseURL, "/parse/classes/StudentLocation",
