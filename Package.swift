@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
@@ -69,7 +70,11 @@ let package = Package(
             dependencies: [
                 "OnTheMapModels", "DemoClass",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // HTTPServerBuilder and ServerChildChannel, for the guard before the upgrade decision.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                // The LiveQuery socket (upgrade at `/`), on the same port as the REST API.
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, for the progress handler that bounds a query's time.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

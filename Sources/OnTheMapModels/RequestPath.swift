@@ -45,6 +45,9 @@ public enum RequestPath {
     public static let health = "/healthz"
     /// `GET`: the OpenAPI document.
     public static let openAPI = "/openapi.json"
+    /// Parse LiveQuery: a WebSocket upgrade at the root (`ws://host:port/`), not an HTTP route
+    /// (the OpenAPI document's description names it).
+    public static let liveQuery = "/"
     /// `GET`: Prometheus metrics, when the server records them.
     public static let metrics = "/metrics"
 }

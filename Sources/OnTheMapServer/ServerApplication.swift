@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import OnTheMapModels
@@ -8,7 +10,9 @@ import OnTheMapModels
 /// Builds the server: storage, routes, and a Hummingbird application around them.
 public enum ServerApplication {
     /// The router with every endpoint of the wire contract, in all its eras' paths.
-    static func buildRouter(storage: any ServerStorage, configuration: ServerConfiguration) -> Router<AppRequestContext> {
+    static func buildRouter(
+        storage: any ServerStorage, configuration: ServerConfiguration, feed: LocationChangeFeed? = nil
+    ) -> Router<AppRequestContext> {
         let router = Router(context: AppRequestContext.self)
         if configuration.logRequests {
             router.add(middleware: AccessLogMiddleware(level: .info, trustProxy: configuration.trustProxy))
@@ -33,7 +37,10 @@ public enum ServerApplication {
         sessionController.register(on: router, paths: .v1, wrapsUser: false)
         sessionController.register(on: router, paths: .api, wrapsUser: true)
         let answers = ListAnswerCache(lifetime: .nanoseconds(Int64(configuration.listCacheSeconds * 1e9)))
-        if answers.lifetime > .zero { storage.observeLocationChanges { answers.invalidate() } }
+        if answers.lifetime > .zero {
+            storage.observeLocationChanges { answers.invalidate() }  // writes by other tools (import)
+            feed?.listen { _ in answers.invalidate() }
+        }
         let callers = CallerResolver(storage: storage, configuration: configuration, sessions: sessions)
         let accounts = AccountController(
             storage: storage, configuration: configuration, sessions: sessions, callers: callers, throttle: throttle,
@@ -97,8 +104,15 @@ public enum ServerApplication {
         configuration: ServerConfiguration, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> Built {
         let opened = try await openStorage(configuration, logger: logger)
-        let storage: any ServerStorage = configuration.metrics ? MeasuredStorage(opened) : opened
-        let router = buildRouter(storage: storage, configuration: configuration)
+        // The change feed: every write, once durable, through the transport to every instance.
+        let transport = opened.makeChangeTransport()
+        let fed = ChangeFeedStorage(base: opened, transport: transport)
+        let storage: any ServerStorage = configuration.metrics ? MeasuredStorage(fed) : fed
+        let feed = LocationChangeFeed()
+        let router = buildRouter(storage: storage, configuration: configuration, feed: feed)
+        let liveQuery = LiveQueryServer(storage: storage, configuration: configuration, visibility: configuration.liveQueryVisibility)
+        feed.listen { liveQuery.hub.publish($0) }
+        transport.receive { feed.deliver($0) }
         let maxConnections = ConnectionLimiter.fitDescriptorLimit(connections: configuration.maxConnections)
         if maxConnections < configuration.maxConnections {
             logger.warning(
@@ -111,10 +125,20 @@ public enum ServerApplication {
         // whose SYN is dropped, the normal ones too, waits a second or more to retry.
         let application = Application(
             router: router,
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [ConnectionGuardHandler(limiter: limiter, requestTimeout: requestTimeout)],
-                    idleTimeout: TimeAmount(configuration.idleTimeout))),
+            server: HTTPServerBuilder { responder in
+                GuardedChildChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: responder,
+                        configuration: .init(
+                            http1: .init(
+                                additionalChannelHandlers: [ConnectionGuardHandler(limiter: limiter, requestTimeout: requestTimeout)],
+                                idleTimeout: TimeAmount(configuration.idleTimeout)),
+                            ws: liveQuery.webSocketConfiguration),
+                        shouldUpgrade: { request, channel, logger in
+                            liveQuery.shouldUpgrade(request, channel: channel, logger: logger)
+                        }),
+                    limiter: limiter, idleTimeout: TimeAmount(configuration.idleTimeout))
+            },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server", backlog: 1024),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },

@@ -70,6 +70,10 @@ public struct ServerConfiguration: Sendable {
     /// Opens a `postgres://` database; `nil` (the default) refuses one. Set by the executables
     /// that link `OnTheMapServerPostgres` (`PostgresOpener.live`).
     package var postgres: PostgresOpener? = nil
+    /// The LiveQuery socket's bounds (`serve --live-*`).
+    public var liveQuery = LiveQueryLimits()
+    /// Who may see which row over LiveQuery (the default: every row, as the REST list).
+    package var liveQueryVisibility: LiveQueryVisibility = { row, caller in Access.maySee(row, caller) }
 
     public static let defaultQueryTimeout: Duration = .seconds(2)
     /// Half the cores, at least one: expensive queries never take every core from the rest.

@@ -80,6 +80,7 @@ extension OnTheMapServerCommand {
         @OptionGroup var access: AccessOptions
         @OptionGroup var fairShare: FairShareOptions
         @OptionGroup var providers: ProviderOptions
+        @OptionGroup var liveQuery: LiveQueryOptions
 
         func validate() throws {
             if (parseAppId == nil) != (parseRestKey == nil) {
@@ -125,6 +126,7 @@ extension OnTheMapServerCommand {
                 maxConnections: maxConnections)
             access.apply(to: &configuration)
             fairShare.apply(to: &configuration)
+            liveQuery.apply(to: &configuration)
             (configuration.facebook, configuration.oauthProviders) = try providers.resolve()
             configuration.postgres = .live
             AccessOptions.warnAboutProxy(configuration, logger: logger)

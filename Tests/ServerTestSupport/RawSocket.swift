@@ -49,6 +49,9 @@ public final class RawSocket: @unchecked Sendable {
         }
     }
 
+    /// Ends the connection in both directions now (the descriptor stays open until deinit).
+    public func shutdownBoth() { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+
     deinit { Glibc.close(descriptor) }
 
     /// Raises this process's soft limit on open files to at least `count` (up to the hard limit).

@@ -508,7 +508,9 @@ def document():
             "title": "onthemap-server",
             "version": "1.0.0",
             "description": "The Udacity session API and the Parse StudentLocation class, as the original "
-            "\"On the Map\" services answered them. See Docs/API.md.",
+            "\"On the Map\" services answered them. See Docs/API.md. Parse LiveQuery (a WebSocket "
+            "upgrade at `/`, JSON text frames: connect, subscribe, update, unsubscribe, query; events create, "
+            "update, enter, leave, delete) is not an HTTP operation and is described in Docs/API.md, \"LiveQuery\".",
         },
         "servers": [{"url": "http://127.0.0.1:8080"}],
         "tags": [{"name": "Session"}, {"name": "StudentLocation"}, {"name": "Operations"}],

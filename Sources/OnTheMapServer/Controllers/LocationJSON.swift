@@ -64,6 +64,9 @@ struct LocationJSON {
         bytes.append(UInt8(ascii: "}"))
     }
 
+    /// Text that is JSON already (LiveQuery's message envelopes).
+    mutating func appendRaw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
     /// A JSON string: quotes, backslashes and every control character escaped; other UTF-8 as is.
     mutating func writeString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))

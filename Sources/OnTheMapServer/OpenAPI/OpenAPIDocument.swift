@@ -10,7 +10,7 @@ enum OpenAPIDocument {
   "info": {
     "title": "onthemap-server",
     "version": "1.0.0",
-    "description": "The Udacity session API and the Parse StudentLocation class, as the original \"On the Map\" services answered them. See Docs/API.md."
+    "description": "The Udacity session API and the Parse StudentLocation class, as the original \"On the Map\" services answered them. See Docs/API.md. Parse LiveQuery (a WebSocket upgrade at `/`, JSON text frames: connect, subscribe, update, unsubscribe, query; events create, update, enter, leave, delete) is not an HTTP operation and is described in Docs/API.md, \"LiveQuery\"."
   },
   "servers": [
     {
