@@ -22,14 +22,15 @@ struct SessionAuthority: Sendable {
 
     private var cost: UInt8 { max(configuration.bcryptCost, 4) }
 
-    /// The account whose email and password these are, or `nil`.
+    /// The account, when the password is its own; else `nil`.
     ///
     /// bcrypt takes tens of milliseconds by design, so it runs behind the gate on NIO's thread
     /// pool rather than on the threads that serve requests. An unknown email still costs one
     /// hash at the configured cost, so timing does not tell which emails have accounts.
-    func verify(email: String, password: String) async throws -> Account? {
+    /// `found` is the account the storage found by the email given (`nil`: unknown).
+    func verify(account found: Account?, password: String) async throws -> Account? {
         // An account made from a provider profile has no password until one is set.
-        let account = try await storage.account(email: email).flatMap { $0.passwordHash.isEmpty ? nil : $0 }
+        let account = found.flatMap { $0.passwordHash.isEmpty ? nil : $0 }
         let cost = self.cost
         let matches = try await gate.run(account == nil ? "decoy" : "login") {
             Bcrypt.verify(password, hash: account?.passwordHash ?? Self.decoyHash(cost: cost))
