@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "OnTheMapServer",
             dependencies: [
-                "OnTheMapModels", "DemoClass",
+                "OnTheMapModels", "DemoClass", "SafeText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -156,7 +156,7 @@ let package = Package(
         .executableTarget(
             name: "onthemap-server",
             dependencies: [
-                "OnTheMapServer", "OnTheMapServerPostgres",
+                "OnTheMapServer", "OnTheMapServerPostgres", "SafeText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

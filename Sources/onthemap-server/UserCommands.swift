@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OnTheMapServer
+import SafeText
 
 extension OnTheMapServerCommand.User {
     struct List: AsyncParsableCommand {
@@ -12,7 +13,9 @@ extension OnTheMapServerCommand.User {
             let db = try await ServerDatabase.open(database.configuration)
             let users = try await db.users()
             for user in users {
-                print([user.key, user.email, "\(user.firstName) \(user.lastName)", user.createdAt].joined(separator: "\t"))
+                // Names and emails came from sign-ups: nothing in them may act on the operator's terminal.
+                let fields = [user.key, user.email, "\(user.firstName) \(user.lastName)", user.createdAt].map(SafeText.clean)
+                print(fields.joined(separator: "\t"))
             }
             print("\(users.count) account\(users.count == 1 ? "" : "s").")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdBcrypt
 import OnTheMapModels
+import SafeText
 import Synchronization
 
 /// Accounts, passwords and sessions: the one place that hashes, verifies and issues sessions.
@@ -108,12 +109,21 @@ struct SessionAuthority: Sendable {
         return nil
     }
 
-    /// Checks an email; `nil` when acceptable.
+    /// Checks an email; `nil` when acceptable. Control characters (C0, DEL, C1, bidi) are
+    /// refused, not stripped: what the person typed is what they log in with.
     static func emailProblem(_ email: String) -> String? {
         let parts = email.split(separator: "@")
-        if parts.count != 2 || email.count > 254 || email.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 32 } == true }) {
+        if parts.count != 2 || email.count > 254 || email.contains(where: \.isWhitespace) || SafeText.containsControls(email) {
             return "Enter a valid email address."
         }
+        return nil
+    }
+
+    /// Checks a first or last name (`what`: "first name"); `nil` when acceptable. Control
+    /// characters are refused so that no name can act on a terminal that lists accounts.
+    static func nameProblem(_ name: String, _ what: String, maxBytes: Int) -> String? {
+        if name.isEmpty || name.utf8.count > maxBytes { return "Enter a \(what)." }
+        if SafeText.containsControls(name) { return "The \(what) must not contain control characters." }
         return nil
     }
 }

@@ -38,9 +38,11 @@ struct SignUpController: Sendable {
         if let problem = SessionAuthority.passwordProblem(password) {
             throw APIFailure.udacity(.badRequest, problem, parameter: "password")
         }
-        for (name, value) in [("first_name", firstName), ("last_name", lastName)]
-        where value.isEmpty || value.utf8.count > configuration.maxStringBytes {
-            throw APIFailure.udacity(.badRequest, "Enter a \(name.replacingOccurrences(of: "_", with: " ")).", parameter: name)
+        for (name, value) in [("first_name", firstName), ("last_name", lastName)] {
+            let what = name.replacingOccurrences(of: "_", with: " ")
+            if let problem = SessionAuthority.nameProblem(value, what, maxBytes: configuration.maxStringBytes) {
+                throw APIFailure.udacity(.badRequest, problem, parameter: name)
+            }
         }
         var invite: String?
         if configuration.signUp == .invite {
