@@ -39,14 +39,22 @@ struct SessionAuthority: Sendable {
         return matches ? account : nil
     }
 
-    /// A new account with a random 10-digit key.
-    func createAccount(email: String, password: String, firstName: String, lastName: String) async throws -> Account {
+    /// A new account with a random 10-digit key. With `invite` (a code's hash), the account is
+    /// written and one use of the invite taken in one transaction, after the password is hashed:
+    /// a refusal on the way (503 from the hash gate, a duplicate email) leaves the invite unspent.
+    func createAccount(
+        email: String, password: String, firstName: String, lastName: String, spendingInvite invite: String? = nil
+    ) async throws -> Account {
         let cost = self.cost
         let hash = try await gate.run("signup") { Bcrypt.hash(password, cost: cost) }
         let account = Account(
             key: RandomID.accountKey(), email: email, passwordHash: hash, firstName: firstName, lastName: lastName,
             createdAt: WireDate.string(from: Date()))
-        try await storage.insert(account)
+        if let invite {
+            try await storage.insert(account, spendingInvite: invite, now: Date().timeIntervalSince1970)
+        } else {
+            try await storage.insert(account)
+        }
         return account
     }
 
