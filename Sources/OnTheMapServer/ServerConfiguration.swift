@@ -8,7 +8,7 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The SQLite file.
     public var databasePath: String
-    /// When both are set, StudentLocation requests must carry them (`X-Parse-Application-Id`,
+    /// When both are set, StudentLocation requests on the Parse paths (not `/v1`) must carry them (`X-Parse-Application-Id`,
     /// `X-Parse-REST-API-Key`) or get 403 `{"error":"unauthorized"}`.
     public var parseApplicationID: String?
     public var parseRESTAPIKey: String?

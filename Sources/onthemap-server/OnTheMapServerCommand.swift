@@ -38,8 +38,8 @@ extension OnTheMapServerCommand {
         @Option(help: "The address to listen on.") var host = "127.0.0.1"
         @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
         @OptionGroup var database: DatabaseOptions
-        @Option(help: "Require this X-Parse-Application-Id on StudentLocation requests.") var parseAppId: String?
-        @Option(help: "Require this X-Parse-REST-API-Key on StudentLocation requests.") var parseRestKey: String?
+        @Option(help: "Require this X-Parse-Application-Id on the Parse paths (/parse, /1; not /v1).") var parseAppId: String?
+        @Option(help: "Require this X-Parse-REST-API-Key on the Parse paths (/parse, /1; not /v1).") var parseRestKey: String?
         @Flag(help: "Let anyone create and change any location, as the original service did (for old clients).")
         var openWrites = false
         @Option(help: "The largest page a list request may ask for.") var maxLimit = 1000

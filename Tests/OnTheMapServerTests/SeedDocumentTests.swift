@@ -123,4 +123,25 @@ import Testing
             headers: ["X-Parse-Application-Id": "app", "X-Parse-REST-API-Key": "rest"])
         #expect(good.status == 200)
     }
+
+    /// The keys guard the Parse paths only: `/v1` (which never took them) answers without them,
+    /// for reads and for a logged-in owner's write, while `/1` still refuses.
+    @Test func keyedServerStillAnswersV1WithoutTheParseHeaders() async throws {
+        let server = try await TestServer.start(parseKeys: ("app", "rest"))
+        defer { Task { await server.stop() } }
+        #expect(try await RawHTTP.send("GET", server.baseURL, "/v1/StudentLocation?limit=100&order=-updatedAt").status == 200)
+        #expect(try await RawHTTP.send("GET", server.baseURL, "/1/classes/StudentLocation").status == 403)
+        let signUp = try await RawHTTP.send(
+            "POST", server.baseURL, "/v1/users",
+            json: #"{"email":"ada@example.com","password":"correct horse","first_name":"Ada","last_name":"Lovelace"}"#)
+        let body = try #require(signUp.json(prefixed: true) as? [String: Any])
+        let session = try #require((body["session"] as? [String: Any])?["id"] as? String)
+        let key = try #require((body["account"] as? [String: Any])?["key"] as? String)
+        let post = try await RawHTTP.send(
+            "POST", server.baseURL, "/v1/StudentLocation", headers: ["Authorization": "Bearer \(session)"],
+            json: #"{"uniqueKey":"\#(key)","firstName":"Ada","lastName":"Lovelace","mapString":"London","mediaURL":"https://ada.dev","latitude":51.5,"longitude":-0.12}"#)
+        #expect(post.status == 201, "\(post.text)")
+        let objectId = try #require((post.json() as? [String: Any])?["objectId"] as? String)
+        #expect(try await RawHTTP.send("GET", server.baseURL, "/v1/StudentLocation/\(objectId)").status == 200)
+    }
 }

@@ -13,28 +13,39 @@ struct LocationController: Sendable {
     /// Slots for the queries no index serves (a refused or over-budget answer is never cached).
     let expensiveQueries: ExpensiveQueryGate
 
-    /// Registers the routes of one collection (`.v1`, `.parse`, `.parseOne`).
+    /// Registers the routes of one collection (`.v1`, `.parse`, `.parseOne`). The Parse app keys
+    /// (`--parse-app-id`, `--parse-rest-key`) are checked on the Parse paths only: `/v1` never
+    /// took them, and its clients do not send them.
     func register(on router: Router<AppRequestContext>, paths: RequestPath.Locations, isV1: Bool) {
-        router.get(RouterPath(paths.collection)) { request, _ in try await list(request, isV1: isV1) }
+        let keyed = !isV1
+        let keys: @Sendable (Request) throws -> Void = { request in if keyed { try checkParseKeys(request) } }
+        router.get(RouterPath(paths.collection)) { request, _ in
+            try keys(request)
+            return try await list(request, isV1: isV1)
+        }
         router.get(RouterPath(paths.object(":objectId"))) { request, context in
-            try checkParseKeys(request)
+            try keys(request)
             let id = try context.parameters.require("objectId")
             guard let row = try await storage.location(objectId: id) else { throw APIFailure.objectNotFound() }
             var json = LocationJSON()
             json.write(row, keys: nil)
             return JSONResponse.raw(json.bytes)
         }
-        router.post(RouterPath(paths.collection)) { request, _ in try await create(request, paths: paths) }
+        router.post(RouterPath(paths.collection)) { request, _ in
+            try keys(request)
+            return try await create(request, paths: paths)
+        }
         router.put(RouterPath(paths.object(":objectId"))) { request, context in
-            try await update(request, objectId: try context.parameters.require("objectId"))
+            try keys(request)
+            return try await update(request, objectId: try context.parameters.require("objectId"))
         }
         router.delete(RouterPath(paths.object(":objectId"))) { request, context in
-            try await delete(request, objectId: try context.parameters.require("objectId"))
+            try keys(request)
+            return try await delete(request, objectId: try context.parameters.require("objectId"))
         }
     }
 
     private func list(_ request: Request, isV1: Bool) async throws -> Response {
-        try checkParseKeys(request)
         let key = answers.key(isV1: isV1, query: request.uri.query)
         if let key, let body = answers.answer(for: key) { return JSONResponse.body(body) }
         let generation = answers.generation
@@ -52,7 +63,6 @@ struct LocationController: Sendable {
     }
 
     private func create(_ request: Request, paths: RequestPath.Locations) async throws -> Response {
-        try checkParseKeys(request)
         var request = request
         let owner = try await writer(request)
         let body = try await request.jsonBody(limit: configuration.maxBodyBytes, invalid: .invalidJSON())
@@ -73,7 +83,6 @@ struct LocationController: Sendable {
     }
 
     private func update(_ request: Request, objectId: String) async throws -> Response {
-        try checkParseKeys(request)
         var request = request
         let owner = try await writer(request)
         let body = try await request.jsonBody(limit: configuration.maxBodyBytes, invalid: .invalidJSON())
@@ -91,7 +100,6 @@ struct LocationController: Sendable {
     }
 
     private func delete(_ request: Request, objectId: String) async throws -> Response {
-        try checkParseKeys(request)
         // Never anonymous, even with --open-writes: the original clients never delete, and an
         // open DELETE would let anyone empty the class. Only the row's owner may.
         guard let token = request.bearerToken, let session = try await sessions.session(id: token) else {
