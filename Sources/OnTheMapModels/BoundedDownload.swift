@@ -96,7 +96,10 @@ public final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked
 
     public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let (response, body) = lock.withLock { (self.response, self.body) }
-        if let error {
+        if let error = error as? URLError, error.code == .timedOut {
+            // URLSession's own (idle) timeout, when it comes before the deadline.
+            finish(.failure(Failure.deadline(seconds: task.originalRequest?.timeoutInterval ?? 0)))
+        } else if let error {
             finish(.failure(Failure.transport(error.localizedDescription)))
         } else if let response {
             finish(.success((response, body)))

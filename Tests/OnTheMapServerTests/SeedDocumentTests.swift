@@ -144,4 +144,23 @@ import Testing
         let objectId = try #require((post.json() as? [String: Any])?["objectId"] as? String)
         #expect(try await RawHTTP.send("GET", server.baseURL, "/v1/StudentLocation/\(objectId)").status == 200)
     }
+
+    /// The apps' main request on the demo class holds only rows a strict client decodes (every
+    /// field present, coordinates in range); the deliberately broken rows are still there, further down.
+    @Test func theDemoClassesNewestPageDecodesStrictly() async throws {
+        let server = try await TestServer.start(seedDemo: true)
+        defer { Task { await server.stop() } }
+        let fields = ["objectId", "uniqueKey", "firstName", "lastName", "mapString", "mediaURL", "latitude", "longitude", "createdAt", "updatedAt"]
+        func usable(_ row: [String: Any]) -> Bool {
+            guard fields.allSatisfy({ row[$0] != nil }), let latitude = row["latitude"] as? Double,
+                let longitude = row["longitude"] as? Double
+            else { return false }
+            return (-90...90).contains(latitude) && (-180...180).contains(longitude)
+        }
+        let newest = try #require(try await RawHTTP.send("GET", server.baseURL, "/v1/StudentLocation?limit=100&order=-updatedAt").results)
+        #expect(newest.count == 100)
+        #expect(newest.filter { !usable($0) }.map { $0["objectId"] as? String ?? "?" } == [])
+        let all = try #require(try await RawHTTP.send("GET", server.baseURL, "/v1/StudentLocation?limit=1000&order=-updatedAt").results)
+        #expect(all.filter { !usable($0) }.count == 2)
+    }
 }
