@@ -50,6 +50,12 @@ extension OnTheMapServerCommand {
         var logRequests = true
         @Flag(inversion: .prefixedNo, help: "Record request metrics and serve them at /metrics (Prometheus).")
         var metrics = true
+        @Option(
+            help: """
+                Serve /metrics only to requests with Authorization: Bearer <token>, from anywhere \
+                (env ONTHEMAP_METRICS_TOKEN); without it /metrics answers loopback clients only.
+                """)
+        var metricsToken: String?
         @Flag(help: "Take the client's address from the last X-Forwarded-For entry (only behind a proxy that sets it).")
         var trustProxy = false
         @Option(help: "Failed logins of one email before it is refused with 429 (at least 5).") var loginFailures = 5
@@ -119,6 +125,8 @@ extension OnTheMapServerCommand {
                 idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), requestTimeout: .milliseconds(Int64(requestTimeout * 1000)),
                 maxConnections: maxConnections)
             access.apply(to: &configuration)
+            configuration.metricsToken = (metricsToken ?? ProcessInfo.processInfo.environment["ONTHEMAP_METRICS_TOKEN"])
+                .flatMap { $0.isEmpty ? nil : $0 }
             (configuration.facebook, configuration.oauthProviders) = try providers.resolve()
             configuration.postgres = .live
             AccessOptions.warnAboutProxy(configuration, logger: logger)
