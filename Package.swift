@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "OnTheMapServer",
             dependencies: [
-                "OnTheMapModels", "DemoClass",
+                "OnTheMapModels", "DemoClass", "SafeText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // HTTPServerBuilder and ServerChildChannel, for the guard before the upgrade decision.
                 .product(name: "HummingbirdCore", package: "hummingbird"),

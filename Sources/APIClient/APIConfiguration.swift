@@ -23,6 +23,9 @@ public struct APIConfiguration: Sendable {
     public var parseRESTAPIKey: String?
     /// Seconds before a request counts as "timed out".
     public var timeout: TimeInterval
+    /// The most of one answer the client reads (a page of 1,000 rows is about 300 KB); past it
+    /// the request fails with `APIError.answerTooBig`.
+    public static let maxAnswerBytes = 8 * 1024 * 1024
 
     public init(
         baseURL: URL, dialect: APIDialect = .v1,

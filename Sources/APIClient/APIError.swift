@@ -6,6 +6,8 @@ public enum APIError: Error, Sendable, Equatable {
     case cannotReachServer(server: String)
     /// The server took longer than the configured timeout.
     case timedOut(server: String)
+    /// The answer was bigger than the client reads (`APIConfiguration.maxAnswerBytes`).
+    case answerTooBig(server: String, maxBytes: Int)
     /// 403 from the session endpoint: wrong email or password.
     case invalidCredentials(message: String)
     /// 403 to a provider login: the server did not accept the provider's token (another app's,
@@ -42,6 +44,8 @@ public enum APIError: Error, Sendable, Equatable {
             return "Cannot reach the server at \(server). Check that it is running and the address is right."
         case .timedOut(let server):
             return "The server at \(server) did not answer in time. Try again."
+        case .answerTooBig(let server, let maxBytes):
+            return "The server at \(server) sent an answer bigger than \(maxBytes / 1_048_576) MB; it was not read."
         case .invalidCredentials:
             return "Wrong email or password."
         case .providerTokenRefused(let message):

@@ -11,7 +11,8 @@ import FoundationNetworking
 /// — tests, or the app and its embedded server — never see each other's sessions.
 public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
     public let configuration: APIConfiguration
-    private let urlSession: URLSession
+    /// Each request gets a session of its own from this (`BoundedDownload`).
+    private let sessionConfiguration: URLSessionConfiguration
     private let endpoint: Endpoint
     private let state = NSLock()
     private var session: UserSession?
@@ -29,10 +30,8 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         // the policy above) builds a Locale per request, which loads ICU's locale data (~1 MB
         // resident, Benchmarks.md "Terminal app").
         sessionConfiguration.urlCache = nil
-        urlSession = URLSession(configuration: sessionConfiguration)
+        self.sessionConfiguration = sessionConfiguration
     }
-
-    deinit { urlSession.finishTasksAndInvalidate() }
 
     /// The session of the logged-in user, if any.
     public var currentSession: UserSession? {
@@ -241,13 +240,16 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
         do {
-            let (data, response) = try await urlSession.data(for: request)
-            guard let http = response as? HTTPURLResponse else {
-                throw APIError.unreadableResponse(detail: "not an HTTP response")
-            }
+            // Streamed with a cap and one deadline for the whole answer: a hostile or broken
+            // server cannot make the app read hundreds of megabytes, or drip for ever.
+            let (http, data) = try await BoundedDownload.fetch(
+                request, configuration: sessionConfiguration, maxBytes: APIConfiguration.maxAnswerBytes,
+                deadline: configuration.timeout)
             return (data, http)
-        } catch let error as APIError {
-            throw error
+        } catch BoundedDownload.Failure.tooBig(let limit) {
+            throw .answerTooBig(server: configuration.serverDescription, maxBytes: limit)
+        } catch BoundedDownload.Failure.deadline {
+            throw .timedOut(server: configuration.serverDescription)
         } catch let error as URLError where error.code == .timedOut {
             throw .timedOut(server: configuration.serverDescription)
         } catch {

@@ -9,6 +9,23 @@ import OnTheMapModels
 
 /// Builds the server: storage, routes, and a Hummingbird application around them.
 public enum ServerApplication {
+    /// `/metrics` is for the operator: with `--metrics-token`, only that bearer token; without,
+    /// only loopback clients. Anyone else gets 403.
+    static func checkMetricsAccess(_ request: Request, address: String?, _ configuration: ServerConfiguration) throws {
+        if let token = configuration.metricsToken {
+            let given = Array((request.bearerToken ?? "").utf8)
+            let wanted = Array(token.utf8)
+            // Compared in time independent of where they differ.
+            var difference = given.count ^ wanted.count
+            for index in 0..<wanted.count { difference |= Int(wanted[index] ^ (index < given.count ? given[index] : 0)) }
+            guard difference == 0 else { throw APIFailure.forbidden("The metrics need the operator's token (Authorization: Bearer).") }
+            return
+        }
+        guard let address, ClientAddress.isLoopback(address) else {
+            throw APIFailure.forbidden("The metrics answer loopback clients only; set --metrics-token to read them from elsewhere.")
+        }
+    }
+
     /// The router with every endpoint of the wire contract, in all its eras' paths.
     static func buildRouter(
         storage: any ServerStorage, configuration: ServerConfiguration, feed: LocationChangeFeed? = nil
@@ -20,7 +37,8 @@ public enum ServerApplication {
         if configuration.metrics {
             _ = ServerMetrics.registry
             router.add(middleware: MetricsMiddleware())
-            router.get(RouterPath(RequestPath.metrics)) { _, _ in
+            router.get(RouterPath(RequestPath.metrics)) { request, context in
+                try checkMetricsAccess(request, address: context.clientAddress(request, trustProxy: configuration.trustProxy), configuration)
                 var headers = HTTPFields()
                 headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: ServerMetrics.exposition())))

@@ -8,7 +8,7 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The SQLite file.
     public var databasePath: String
-    /// When both are set, StudentLocation requests must carry them (`X-Parse-Application-Id`,
+    /// When both are set, StudentLocation requests on the Parse paths (not `/v1`) must carry them (`X-Parse-Application-Id`,
     /// `X-Parse-REST-API-Key`) or get 403 `{"error":"unauthorized"}`.
     public var parseApplicationID: String?
     public var parseRESTAPIKey: String?
@@ -40,6 +40,10 @@ public struct ServerConfiguration: Sendable {
     public var trustProxy: Bool
     /// Record request metrics and serve `/metrics` (bootstraps swift-metrics once per process).
     public var metrics: Bool
+    /// When set, `/metrics` answers only `Authorization: Bearer <token>`, from anywhere; when not,
+    /// only clients on loopback (the address the limits see: with `trustProxy`, the proxy's
+    /// `X-Forwarded-For`), so a deployment on a public port does not publish it by default.
+    public var metricsToken: String?
     /// Log one line per request (method, route, status, duration, request id).
     public var logRequests: Bool
     /// Seconds a list answer may be served from memory (`ListAnswerCache`); 0 turns that off.

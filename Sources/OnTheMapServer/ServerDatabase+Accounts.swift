@@ -38,11 +38,10 @@ extension ServerDatabase {
         guard try await storage.updatePassword(key: key, passwordHash: hash) else {
             throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
         }
-        if let account = try await storage.account(key: key) {
-            // The shared budget of its untrusted addresses; each guessing address keeps its own block.
-            try await storage.recordSuccess(
-                clear: ["account:" + account.email.lowercased()], release: [], trust: nil, now: Date().timeIntervalSince1970)
-        }
+        // The shared budget of its untrusted addresses; each guessing address keeps its own block.
+        try await storage.recordSuccess(
+            clear: ["account:" + ThrottleSubject.accountName(key: key, email: "")], release: [], trust: nil,
+            now: Date().timeIntervalSince1970)
         return key
     }
 

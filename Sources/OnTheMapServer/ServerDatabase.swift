@@ -36,6 +36,11 @@ public struct ServerDatabase: Sendable {
         if let problem = SessionAuthority.emailProblem(email) { throw AccountError.invalid(problem) }
         if let problem = SessionAuthority.passwordProblem(password) { throw AccountError.invalid(problem) }
         guard !firstName.isEmpty, !lastName.isEmpty else { throw AccountError.invalid("Enter a first and a last name.") }
+        for (name, what) in [(firstName, "first name"), (lastName, "last name")] {
+            if let problem = SessionAuthority.nameProblem(name, what, maxBytes: configuration.maxStringBytes) {
+                throw AccountError.invalid(problem)
+            }
+        }
         do {
             let key = try await SessionAuthority(storage: storage, configuration: configuration)
                 .createAccount(email: email, password: password, firstName: firstName, lastName: lastName).key

@@ -89,14 +89,45 @@ extension PostgresStorage {
         return count
     }
 
-    func useInvite(codeHash: String, now: Double) async throws -> Bool {
+    func inviteUsable(codeHash: String, now: Double) async throws -> Bool {
         let rows = try await client.query(
             """
-            UPDATE invite SET uses_left = uses_left - 1
+            SELECT code_hash FROM invite
             WHERE code_hash = \(codeHash) AND uses_left > 0 AND (expires_at IS NULL OR expires_at > \(now))
-            RETURNING code_hash
             """, logger: logger)
         for try await _ in rows.decode(String.self) { return true }
         return false
+    }
+
+    func insert(_ account: Account, spendingInvite codeHash: String, now: Double) async throws {
+        let logger = self.logger
+        do {
+            // One transaction: the row lock the UPDATE takes makes a second sign-up with the same
+            // last use wait, then find no use left; a failed INSERT rolls the use back.
+            try await client.withTransaction(logger: logger) { connection in
+                let spent = try await connection.query(
+                    """
+                    UPDATE invite SET uses_left = uses_left - 1
+                    WHERE code_hash = \(codeHash) AND uses_left > 0 AND (expires_at IS NULL OR expires_at > \(now))
+                    RETURNING code_hash
+                    """, logger: logger)
+                var any = false
+                for try await _ in spent.decode(String.self) { any = true }
+                guard any else { throw StorageError.inviteNotUsable }
+                try await connection.query(
+                    """
+                    INSERT INTO account (key, email, password_hash, first_name, last_name, created_at)
+                    VALUES (\(account.key), \(account.email), \(account.passwordHash), \(account.firstName), \(account.lastName), \(account.createdAt))
+                    """, logger: logger)
+            }
+        } catch let error as PostgresTransactionError {
+            if let failure = error.closureError as? StorageError { throw failure }
+            if let failure = error.closureError as? PSQLError,
+                failure.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw
+            {
+                throw StorageError.duplicateEmail
+            }
+            throw error
+        }
     }
 }

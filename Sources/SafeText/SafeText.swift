@@ -40,6 +40,11 @@ public enum SafeText {
         }
     }
 
+    /// Whether `text` holds any scalar `isTerminalControl` names (tab and line breaks included).
+    public static func containsControls(_ text: String) -> Bool {
+        text.unicodeScalars.contains(where: isTerminalControl)
+    }
+
     /// JSON text with every terminal control inside its strings written as a `\uXXXX` escape, so
     /// that the data stays exact (a parser reads back the same strings) and no such scalar
     /// reaches the terminal raw. `JSONEncoder` escapes C0 but leaves DEL, C1 and the bidi

@@ -41,8 +41,8 @@ extension OnTheMapServerCommand {
         @Option(help: "The address to listen on.") var host = "127.0.0.1"
         @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
         @OptionGroup var database: DatabaseOptions
-        @Option(help: "Require this X-Parse-Application-Id on StudentLocation requests.") var parseAppId: String?
-        @Option(help: "Require this X-Parse-REST-API-Key on StudentLocation requests.") var parseRestKey: String?
+        @Option(help: "Require this X-Parse-Application-Id on the Parse paths (/parse, /1; not /v1).") var parseAppId: String?
+        @Option(help: "Require this X-Parse-REST-API-Key on the Parse paths (/parse, /1; not /v1).") var parseRestKey: String?
         @Flag(
             help: "The 2015 Parse contract: anyone with the app keys may create, change and delete any location (trusted networks only).")
         var openWrites = false
@@ -54,6 +54,12 @@ extension OnTheMapServerCommand {
         var logRequests = true
         @Flag(inversion: .prefixedNo, help: "Record request metrics and serve them at /metrics (Prometheus).")
         var metrics = true
+        @Option(
+            help: """
+                Serve /metrics only to requests with Authorization: Bearer <token>, from anywhere \
+                (env ONTHEMAP_METRICS_TOKEN); without it /metrics answers loopback clients only.
+                """)
+        var metricsToken: String?
         @Flag(help: "Take the client's address from the last X-Forwarded-For entry (only behind a proxy that sets it).")
         var trustProxy = false
         @Option(help: "Failed logins of one email before it is refused with 429 (at least 5).") var loginFailures = 5
@@ -127,6 +133,8 @@ extension OnTheMapServerCommand {
             access.apply(to: &configuration)
             fairShare.apply(to: &configuration)
             liveQuery.apply(to: &configuration)
+            configuration.metricsToken = (metricsToken ?? ProcessInfo.processInfo.environment["ONTHEMAP_METRICS_TOKEN"])
+                .flatMap { $0.isEmpty ? nil : $0 }
             (configuration.facebook, configuration.oauthProviders) = try providers.resolve()
             configuration.postgres = .live
             AccessOptions.warnAboutProxy(configuration, logger: logger)

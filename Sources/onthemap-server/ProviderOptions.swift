@@ -21,6 +21,20 @@ struct ProviderOptions: ParsableArguments {
     @Option(help: "Its userinfo endpoint, read with the person's token (env ONTHEMAP_OAUTH_USERINFO_URL).")
     var oauthUserinfoUrl: String?
     @Option(help: "The scope the app asks for, e.g. read:user (env ONTHEMAP_OAUTH_SCOPE).") var oauthScope: String?
+    @Option(
+        help: """
+            How the server proves a token was issued to this client id: github, introspection or tokeninfo \
+            (env ONTHEMAP_OAUTH_AUDIENCE_CHECK). Required: a userinfo answer alone does not say.
+            """)
+    var oauthAudienceCheck: String?
+    @Option(
+        help: """
+            The check's endpoint (env ONTHEMAP_OAUTH_AUDIENCE_URL): GitHub's API root (default https://api.github.com), \
+            the RFC 7662 introspection endpoint (required), or tokeninfo (default https://oauth2.googleapis.com/tokeninfo).
+            """)
+    var oauthAudienceUrl: String?
+    @Option(help: "The client secret for github and introspection: prefer the environment, ONTHEMAP_OAUTH_CLIENT_SECRET. Never logged.")
+    var oauthClientSecret: String?
 
     /// A flag's value, else the environment's (empty counts as unset).
     private func value(_ flag: String?, _ variable: String) -> String? {
@@ -57,9 +71,35 @@ struct ProviderOptions: ParsableArguments {
                 OAuthProviderSettings(
                     name: name, clientID: client, deviceURL: try Self.url(device, "--oauth-device-url"),
                     tokenURL: try Self.url(token, "--oauth-token-url"), userinfoURL: try Self.url(userinfo, "--oauth-userinfo-url"),
-                    scope: value(oauthScope, "ONTHEMAP_OAUTH_SCOPE") ?? ""))
+                    scope: value(oauthScope, "ONTHEMAP_OAUTH_SCOPE") ?? "", audienceCheck: try audienceCheck()))
         }
         return (facebook, oauth)
+    }
+
+    /// The configured audience check; refuses a provider whose tokens the server could not tell
+    /// apart from those of any other app the person authorised.
+    private func audienceCheck() throws -> OAuthAudienceCheck {
+        let url = try value(oauthAudienceUrl, "ONTHEMAP_OAUTH_AUDIENCE_URL").map { try Self.url($0, "--oauth-audience-url") }
+        let secret = value(oauthClientSecret, "ONTHEMAP_OAUTH_CLIENT_SECRET")
+        switch value(oauthAudienceCheck, "ONTHEMAP_OAUTH_AUDIENCE_CHECK") {
+        case "github":
+            guard let secret else { throw ValidationError("--oauth-audience-check github needs --oauth-client-secret.") }
+            return .github(apiURL: url ?? OAuthAudienceCheck.defaultGitHubAPI, clientSecret: secret)
+        case "introspection":
+            guard let url, let secret else {
+                throw ValidationError("--oauth-audience-check introspection needs --oauth-audience-url and --oauth-client-secret.")
+            }
+            return .introspection(url: url, clientSecret: secret)
+        case "tokeninfo":
+            return .tokeninfo(url: url ?? OAuthAudienceCheck.defaultTokeninfo)
+        case nil:
+            throw ValidationError(
+                "--oauth-provider needs --oauth-audience-check (github, introspection or tokeninfo): without one the server "
+                    + "cannot prove that a token was issued to this app rather than to any other app the person authorised, "
+                    + "so it will not trust the provider.")
+        case let other?:
+            throw ValidationError("--oauth-audience-check: \(other) is not github, introspection or tokeninfo.")
+        }
     }
 
     private static func url(_ text: String, _ flag: String) throws -> URL {

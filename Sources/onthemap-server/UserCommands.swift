@@ -14,6 +14,7 @@ extension OnTheMapServerCommand.User {
             let db = try await ServerDatabase.open(database.configuration)
             let users = try await db.users()
             for user in users {
+                // Names and emails came from sign-ups: nothing in them may act on the operator's terminal.
                 let fields = [
                     user.key, user.email, "\(user.firstName) \(user.lastName)", user.createdAt, user.role,
                     user.suspended ? "suspended" : "",

@@ -36,7 +36,7 @@ import Testing
 
         let before = try await api.locations(LocationQuery(limit: 100))
         #expect(before.locations.count + before.skipped == 100)
-        #expect(before.skipped == 2, "the demo class holds two unusable rows among the newest")
+        #expect(before.skipped == 0, "the demo class's two unusable rows sit below the newest hundred")
         let dates = before.locations.compactMap(\.updatedAt)
         #expect(dates == dates.sorted(by: >), "newest first")
 
@@ -137,10 +137,11 @@ import Testing
     @Test func recentLocationsFillsPastSkippedRows() async throws {
         let server = try await TestServer.start(seedDemo: true)
         defer { Task { await server.stop() } }
-        let list = try await client(server, .v1).recentLocations(count: 100)
-        #expect(list.locations.count == 100)
+        // The demo class's two unusable rows are a month old: among the newest 150, not the newest 100.
+        let list = try await client(server, .v1).recentLocations(count: 150)
+        #expect(list.locations.count == 150)
         #expect(list.skipped == 2)
-        #expect(Set(list.locations.map(\.objectId)).count == 100)
+        #expect(Set(list.locations.map(\.objectId)).count == 150)
     }
 
     @Test func unreachableServerSaysSo() async throws {
@@ -171,11 +172,16 @@ import Testing
         let server = try await TestServer.start(
             parseKeys: (APIConfiguration.seedParseApplicationID, APIConfiguration.seedParseRESTAPIKey), seedDemo: true)
         defer { Task { await server.stop() } }
-        #expect(try await client(server, .legacy).locations(LocationQuery(limit: 5)).locations.count == 3)
+        #expect(try await client(server, .legacy).locations(LocationQuery(limit: 5)).locations.count == 5)
         let keyless = OnTheMapClient(
-            configuration: APIConfiguration(baseURL: server.baseURL, parseApplicationID: nil, parseRESTAPIKey: nil))
+            configuration: APIConfiguration(
+                baseURL: server.baseURL, dialect: .legacy, parseApplicationID: nil, parseRESTAPIKey: nil))
         await #expect(throws: APIError.refused(status: 403, message: "unauthorized")) {
             try await keyless.locations(LocationQuery(limit: 5))
         }
+        // The keys guard the Parse paths only: /v1 never took them.
+        let keylessV1 = OnTheMapClient(
+            configuration: APIConfiguration(baseURL: server.baseURL, dialect: .v1, parseApplicationID: nil, parseRESTAPIKey: nil))
+        #expect(try await keylessV1.locations(LocationQuery(limit: 5)).locations.count == 5)
     }
 }

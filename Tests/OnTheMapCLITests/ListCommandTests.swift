@@ -86,7 +86,8 @@ import Testing
         #expect(records.count == 100)
         let stamps = records.compactMap(\.updatedAt)
         #expect(stamps.count == 100 && stamps == stamps.sorted(by: >))
-        #expect(run.stderr == "onthemap: skipped 2 rows with unusable data (no objectId, or no valid coordinates).\n")
+        // The demo class's broken rows sit further down than the newest hundred.
+        #expect(run.stderr == "")
         #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("onthemap/demo.sqlite").path))
         // The wire field names, exactly.
         let first = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])?.first)

@@ -109,6 +109,25 @@ import Testing
         #expect(broken.text == #"{"status":"unavailable"}"#)
     }
 
+    /// `/metrics` is the operator's: loopback clients only by default (a client behind the proxy,
+    /// named by X-Forwarded-For, is not one), or anyone with the `--metrics-token` bearer token.
+    @Test func metricsAnswerLoopbackOrTheOperatorsToken() async throws {
+        let open = try await TestServer.start(trustProxy: true, metrics: true)
+        defer { Task { await open.stop() } }
+        #expect(try await RawHTTP.send("GET", open.baseURL, "/metrics").status == 200)
+        let outside = try await RawHTTP.send("GET", open.baseURL, "/metrics", headers: ["X-Forwarded-For": "203.0.113.5"])
+        #expect(outside.status == 403)
+        #expect(!outside.text.contains("hb_requests"))
+
+        let keyed = try await TestServer.start(metrics: true) { $0.metricsToken = "s3cret-token" }
+        defer { Task { await keyed.stop() } }
+        #expect(try await RawHTTP.send("GET", keyed.baseURL, "/metrics").status == 403)
+        #expect(try await RawHTTP.send("GET", keyed.baseURL, "/metrics", headers: ["Authorization": "Bearer s3cret-tokeX"]).status == 403)
+        let good = try await RawHTTP.send("GET", keyed.baseURL, "/metrics", headers: ["Authorization": "Bearer s3cret-token"])
+        #expect(good.status == 200)
+        #expect(good.text.contains("hb_requests"))
+    }
+
     @Test func metricsAreOffUnlessAsked() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }

@@ -115,6 +115,43 @@ import Testing
         #expect(try await server.withDatabase { try await $0.users() }.isEmpty)
     }
 
+    /// The userinfo answer names no audience (as OpenID Connect's does not): a token another app
+    /// holds is refused by each audience check, and this app's own token is accepted.
+    @Test(arguments: ProviderStandIn.Check.allCases)
+    func anOAuthTokenIsAcceptedOnlyWhenItsAudienceIsProven(check: ProviderStandIn.Check) async throws {
+        let standIn = try ProviderStandIn()
+        defer { standIn.stop() }
+        let server = try await TestServer.start { $0.oauthProviders = [standIn.oauth(check: check)] }
+        defer { Task { await server.stop() } }
+        let other = try await Self.logIn(server, Self.oauthBody(standIn.issueToken(app: "someone-elses-app")))
+        #expect(other.status == 403)
+        #expect(Self.error(other) == "The github access token was issued for another app.")
+        #expect(try await server.withDatabase { try await $0.users() }.isEmpty)
+        _ = try Self.accountKey(try await Self.logIn(server, Self.oauthBody(standIn.issueToken())))
+    }
+
+    /// A provider configured without a way to prove a token's audience is refused at start.
+    @Test func aProviderWithoutAnAudienceCheckIsRefusedAtStart() throws {
+        let process = Process()
+        process.executableURL = ProductBinary.url("onthemap-server")
+        process.arguments = [
+            "serve", "--port", "0", "--database", FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID()).sqlite").path,
+            "--oauth-provider", "github", "--oauth-client-id", "c", "--oauth-device-url", "http://127.0.0.1:9/d",
+            "--oauth-token-url", "http://127.0.0.1:9/t", "--oauth-userinfo-url", "http://127.0.0.1:9/u",
+        ]
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ONTHEMAP_") }
+        environment["ONTHEMAP_OAUTH_AUDIENCE_CHECK"] = nil
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        #expect(text.contains("cannot prove that a token was issued to this app"), "\(text)")
+    }
+
     @Test(arguments: TestBackend.available)
     func oauthLoginMakesTheAccountOnceThenFindsIt(backend: TestBackend) async throws {
         let standIn = try ProviderStandIn()

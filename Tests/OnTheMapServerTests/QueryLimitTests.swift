@@ -64,6 +64,38 @@ import Testing
         }
     }
 
+    /// Repeating `where` does not multiply the caps: every `where` (and `uniqueKey`) parameter
+    /// of a request is counted against one `WhereLimits`.
+    @Test(arguments: TestBackend.available)
+    func repeatedWheresAreCountedTogether(backend: TestBackend) async throws {
+        let server = try await QueryTests.start(backend)
+        defer { Task { await server.stop() } }
+        func wheres(_ count: Int, _ make: (Int) -> String) -> String {
+            (0..<count).map { "where=" + make($0) }.joined(separator: "&")
+        }
+        let regex = { (index: Int) in #"{"\#(Self.regexFields[index % Self.regexFields.count])":{"$regex":"a\#(index)"}}"# }
+        let inList = { (index: Int) in #"{"uniqueKey":{"$in":["# + Self.many(1000) { #""k\#(index)-\#($0)""# } + "]}}" }
+        let cases: [(String, String, Bool)] = [
+            ("4 wheres of a regex", wheres(4, regex), false),
+            ("5 wheres of a regex", wheres(5, regex), true),
+            ("40 wheres of a regex", wheres(40, regex), true),
+            ("32 wheres of a clause", wheres(32) { #"{"f\#($0)":1}"# }, false),
+            ("33 wheres of a clause", wheres(33) { #"{"f\#($0)":1}"# }, true),
+            ("2 wheres of 1,000 $in values", wheres(2, inList), false),
+            ("3 wheres of 1,000 $in values", wheres(3, inList), true),
+            ("32 clauses and a uniqueKey", wheres(32) { #"{"f\#($0)":1}"# } + "&uniqueKey=k", true),
+        ]
+        for (name, query, refused) in cases {
+            let reply = try await QueryTests.get(server, "/v1/StudentLocation", query)
+            if refused {
+                #expect(reply.status == 400, "\(name): \(reply.text)")
+                #expect((reply.json() as? [String: Any])?["code"] as? Int == 124, "\(name)")
+            } else {
+                #expect(reply.status == 200, "\(name): \(reply.text)")
+            }
+        }
+    }
+
     @Test func theAppsRequestsAreNotExpensive() throws {
         func query(_ text: String) throws -> ListQuery {
             try ListQuery.parse(RawQuery.parse(text), defaultLimit: 100, maxLimit: 1000, allowUniqueKeyParameter: true)

@@ -123,4 +123,44 @@ import Testing
             headers: ["X-Parse-Application-Id": "app", "X-Parse-REST-API-Key": "rest"])
         #expect(good.status == 200)
     }
+
+    /// The keys guard the Parse paths only: `/v1` (which never took them) answers without them,
+    /// for reads and for a logged-in owner's write, while `/1` still refuses.
+    @Test func keyedServerStillAnswersV1WithoutTheParseHeaders() async throws {
+        let server = try await TestServer.start(parseKeys: ("app", "rest"))
+        defer { Task { await server.stop() } }
+        #expect(try await RawHTTP.send("GET", server.baseURL, "/v1/StudentLocation?limit=100&order=-updatedAt").status == 200)
+        #expect(try await RawHTTP.send("GET", server.baseURL, "/1/classes/StudentLocation").status == 403)
+        let signUp = try await RawHTTP.send(
+            "POST", server.baseURL, "/v1/users",
+            json: #"{"email":"ada@example.com","password":"correct horse","first_name":"Ada","last_name":"Lovelace"}"#)
+        let body = try #require(signUp.json(prefixed: true) as? [String: Any])
+        let session = try #require((body["session"] as? [String: Any])?["id"] as? String)
+        let key = try #require((body["account"] as? [String: Any])?["key"] as? String)
+        let post = try await RawHTTP.send(
+            "POST", server.baseURL, "/v1/StudentLocation", headers: ["Authorization": "Bearer \(session)"],
+            json: #"{"uniqueKey":"\#(key)","firstName":"Ada","lastName":"Lovelace","mapString":"London","mediaURL":"https://ada.dev","latitude":51.5,"longitude":-0.12}"#)
+        #expect(post.status == 201, "\(post.text)")
+        let objectId = try #require((post.json() as? [String: Any])?["objectId"] as? String)
+        #expect(try await RawHTTP.send("GET", server.baseURL, "/v1/StudentLocation/\(objectId)").status == 200)
+    }
+
+    /// The apps' main request on the demo class holds only rows a strict client decodes (every
+    /// field present, coordinates in range); the deliberately broken rows are still there, further down.
+    @Test func theDemoClassesNewestPageDecodesStrictly() async throws {
+        let server = try await TestServer.start(seedDemo: true)
+        defer { Task { await server.stop() } }
+        let fields = ["objectId", "uniqueKey", "firstName", "lastName", "mapString", "mediaURL", "latitude", "longitude", "createdAt", "updatedAt"]
+        func usable(_ row: [String: Any]) -> Bool {
+            guard fields.allSatisfy({ row[$0] != nil }), let latitude = row["latitude"] as? Double,
+                let longitude = row["longitude"] as? Double
+            else { return false }
+            return (-90...90).contains(latitude) && (-180...180).contains(longitude)
+        }
+        let newest = try #require(try await RawHTTP.send("GET", server.baseURL, "/v1/StudentLocation?limit=100&order=-updatedAt").results)
+        #expect(newest.count == 100)
+        #expect(newest.filter { !usable($0) }.map { $0["objectId"] as? String ?? "?" } == [])
+        let all = try #require(try await RawHTTP.send("GET", server.baseURL, "/v1/StudentLocation?limit=1000&order=-updatedAt").results)
+        #expect(all.filter { !usable($0) }.count == 2)
+    }
 }

@@ -58,4 +58,49 @@ import Testing
         let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
         #expect(p99 < 0.2, "p99 of \(sorted.count) list requests: \(p99) s; slowest \(sorted.suffix(5))")
     }
+
+    /// Every spelling the storage matches to one account shares its count: after 5 wrong
+    /// passwords for `alice@` from one address, the right one sent as `ALICE@` or `alİce@`
+    /// (U+0130, which PostgreSQL's `lower()` folds onto `alice@`) is refused there too.
+    @Test(arguments: TestBackend.available)
+    func aliasesOfAnEmailShareOneCount(backend: TestBackend) async throws {
+        let server = try await AbuseServer.start(backend)
+        defer { Task { await server.stop() } }
+        #expect(try await server.signUp("alice@example.com").status == 201)
+        for index in 1...5 {
+            #expect(try await server.logIn("alice@example.com", "wrong password \(index)", from: "127.0.0.3").status == 403)
+        }
+        #expect(try await server.logIn("ALICE@example.com", "correct horse", from: "127.0.0.3").status == 429)
+        let dotted = try await server.logIn("al\u{130}ce@example.com", "correct horse", from: "127.0.0.3").status
+        // SQLite matches emails by ASCII case only: there `alİce@` is another (unknown) email.
+        #expect(dotted == (backend == .postgres ? 429 : 403))
+        #expect(try await server.logIn("alice@example.com", "correct horse", from: "127.0.0.4").status == 200)
+    }
+
+    /// A flood of failed logins for unknown emails from one address (a classmate behind the same
+    /// NAT) blocks the address for accounts that never logged in from it, but an account that has
+    /// logged in from it before still logs in there with its right password.
+    @Test(arguments: TestBackend.available)
+    func aFloodFromAnAddressDoesNotLockOutAnAccountThatLoggedInFromIt(backend: TestBackend) async throws {
+        try await HeavyTests.exclusively {
+            let server = try await AbuseServer.start(backend)
+            defer { Task { await server.stop() } }
+            #expect(try await server.signUp("ada@example.com", from: "127.0.0.6").status == 201)
+            #expect(try await server.signUp("bob@example.com", from: "127.0.0.6").status == 201)
+            #expect(try await server.logIn("ada@example.com", "correct horse", from: "127.0.0.5").status == 200)
+
+            // Counted before any hash: answered 403, or 503 when the hash gate is full.
+            let flood = try await Flood.run(101) { index in
+                try await server.timedLogIn("nobody\(index)@example.com", "wrong password", from: "127.0.0.5")
+            }
+            #expect(flood.count(403) + flood.count(429) + flood.count(503) == 101, "\(flood.statuses)")
+            #expect(try await server.logIn("bob@example.com", "correct horse", from: "127.0.0.5").status == 429)
+            #expect(try await server.logIn("ada@example.com", "correct horse", from: "127.0.0.5").status == 200)
+            // Its own 5 guesses per address still hold there.
+            for index in 1...5 {
+                #expect(try await server.logIn("ada@example.com", "wrong \(index)", from: "127.0.0.5").status == 403)
+            }
+            #expect(try await server.logIn("ada@example.com", "correct horse", from: "127.0.0.5").status == 429)
+        }
+    }
 }

@@ -4,7 +4,9 @@ import OnTheMapServer
 
 /// Facebook's Graph API and an RFC 8628 provider on one loopback `StandInServer`, scripted:
 /// `/graph/device/login`, `/graph/device/login_status`, `/graph/debug_token`, `/graph/me`;
-/// `/oauth/device/code`, `/oauth/token`, `/oauth/user`. Tokens are issued with `issueToken`
+/// `/oauth/device/code`, `/oauth/token`, `/oauth/user` (an OpenID-Connect-like userinfo that
+/// names no audience), and the three audience checks: GitHub's `/oauth/applications/{id}/token`,
+/// RFC 7662 `/oauth/introspect`, Google-like `/oauth/tokeninfo`. Tokens are issued with `issueToken`
 /// (for this app or another, live or expired); the device flows answer pending, slow down,
 /// approved, denied or expired as `script` says.
 public final class ProviderStandIn: @unchecked Sendable {
@@ -28,6 +30,7 @@ public final class ProviderStandIn: @unchecked Sendable {
     public let clientToken = "stand-in-client-token"
     public let appSecret = "stand-in-app-secret"
     public let oauthClientID = "stand-in-client"
+    public let oauthClientSecret = "stand-in-client-secret"
     public static let ada = Person(id: "100200300", firstName: "Ada", lastName: "Lovelace")
 
     private struct Token { var person: Person; var app: String; var expiresAt: Double }
@@ -55,11 +58,21 @@ public final class ProviderStandIn: @unchecked Sendable {
     public var facebook: FacebookSettings {
         FacebookSettings(appID: appID, clientToken: clientToken, appSecret: appSecret, graphURL: graphURL)
     }
-    public func oauth(name: String = "github") -> OAuthProviderSettings {
+    /// The audience checks the stand-in answers.
+    public enum Check: String, Sendable, CaseIterable { case github, introspection, tokeninfo }
+
+    public func oauth(name: String = "github", check: Check = .github) -> OAuthProviderSettings {
         let base = server.baseURL.appendingPathComponent("oauth")
+        let audienceCheck: OAuthAudienceCheck =
+            switch check {
+            case .github: .github(apiURL: base, clientSecret: oauthClientSecret)
+            case .introspection: .introspection(url: base.appendingPathComponent("introspect"), clientSecret: oauthClientSecret)
+            case .tokeninfo: .tokeninfo(url: base.appendingPathComponent("tokeninfo"))
+            }
         return OAuthProviderSettings(
             name: name, clientID: oauthClientID, deviceURL: base.appendingPathComponent("device/code"),
-            tokenURL: base.appendingPathComponent("token"), userinfoURL: base.appendingPathComponent("user"), scope: "read:user")
+            tokenURL: base.appendingPathComponent("token"), userinfoURL: base.appendingPathComponent("user"), scope: "read:user",
+            audienceCheck: audienceCheck)
     }
 
     /// A token for `person`, issued to `app` (default this app), expiring `expiresIn` seconds from now.
@@ -115,10 +128,28 @@ public final class ProviderStandIn: @unchecked Sendable {
                     status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token", error_description="The access token expired""#],
                     #"{"message":"Bad credentials"}"#)
             }
-            let app = token.app == appID ? oauthClientID : token.app
+            // Like an OpenID Connect userinfo answer: who, but not for which app.
             return StandInServer.Response(
-                status: 200, headers: ["X-OAuth-Client-Id": app],
+                status: 200,
                 Self.encode(["id": Int(token.person.id) ?? 0, "login": "ada", "name": token.person.firstName + " " + token.person.lastName]))
+        case "/oauth/applications/\(oauthClientID)/token":
+            let basic = "Basic " + Data((oauthClientID + ":" + oauthClientSecret).utf8).base64EncodedString()
+            guard request.method == "POST", request.headers["authorization"] == basic else { return json(401, ["message": "Requires authentication"]) }
+            let sent = (try? JSONSerialization.jsonObject(with: request.body) as? [String: Any])?["access_token"] as? String
+            guard let sent, let token = lock.withLock({ tokens[sent] }), token.app == appID, token.expiresAt > now else {
+                return json(404, ["message": "Not Found"])
+            }
+            return json(200, ["id": 1, "user": ["id": Int(token.person.id) ?? 0, "login": "ada"]])
+        case "/oauth/introspect":
+            let basic = "Basic " + Data((oauthClientID + ":" + oauthClientSecret).utf8).base64EncodedString()
+            guard request.method == "POST", request.headers["authorization"] == basic else { return json(401, ["error": "invalid_client"]) }
+            guard let token = lock.withLock({ tokens[query["token"] ?? ""] }), token.expiresAt > now else { return json(200, ["active": false]) }
+            return json(200, ["active": true, "client_id": token.app == appID ? oauthClientID : token.app, "sub": token.person.id])
+        case "/oauth/tokeninfo":
+            guard let token = lock.withLock({ tokens[query["access_token"] ?? ""] }), token.expiresAt > now else {
+                return json(400, ["error": "invalid_token"])
+            }
+            return json(200, ["aud": token.app == appID ? oauthClientID : token.app, "sub": token.person.id])
         default:
             return json(404, ["error": "not found"])
         }

@@ -17,18 +17,31 @@ struct LocationController: Sendable {
     var fairShare: FairShare { FairShare(storage: storage, configuration: configuration) }
     var audit: AuditLog { AuditLog(storage: storage) }
 
-    /// Registers the routes of one collection (`.v1`, `.parse`, `.parseOne`).
+    /// Registers the routes of one collection (`.v1`, `.parse`, `.parseOne`). The Parse app keys
+    /// (`--parse-app-id`, `--parse-rest-key`) are checked on the Parse paths only: `/v1` never
+    /// took them, and its clients do not send them.
     func register(on router: Router<AppRequestContext>, paths: RequestPath.Locations, isV1: Bool) {
-        router.get(RouterPath(paths.collection)) { request, _ in try await list(request, isV1: isV1) }
-        router.get(RouterPath(paths.object(":objectId"))) { request, context in
-            try await read(request, objectId: try context.parameters.require("objectId"))
+        let keyed = !isV1
+        let keys: @Sendable (Request) throws -> Void = { request in if keyed { try checkParseKeys(request) } }
+        router.get(RouterPath(paths.collection)) { request, _ in
+            try keys(request)
+            return try await list(request, isV1: isV1)
         }
-        router.post(RouterPath(paths.collection)) { request, _ in try await create(request, paths: paths) }
+        router.get(RouterPath(paths.object(":objectId"))) { request, context in
+            try keys(request)
+            return try await read(request, objectId: try context.parameters.require("objectId"))
+        }
+        router.post(RouterPath(paths.collection)) { request, _ in
+            try keys(request)
+            return try await create(request, paths: paths)
+        }
         router.put(RouterPath(paths.object(":objectId"))) { request, context in
-            try await update(request, objectId: try context.parameters.require("objectId"))
+            try keys(request)
+            return try await update(request, objectId: try context.parameters.require("objectId"))
         }
         router.delete(RouterPath(paths.object(":objectId"))) { request, context in
-            try await delete(request, objectId: try context.parameters.require("objectId"))
+            try keys(request)
+            return try await delete(request, objectId: try context.parameters.require("objectId"))
         }
         guard isV1 else { return }
         router.post(RouterPath(paths.hide(":objectId"))) { request, context in
@@ -40,7 +53,6 @@ struct LocationController: Sendable {
     }
 
     private func list(_ request: Request, isV1: Bool) async throws -> Response {
-        try checkParseKeys(request)
         let caller = try await callers.reader(request)
         var visibility = Access.visibility(for: caller)
         // A student's list is the public one unless one of their rows is hidden; only the public
@@ -66,7 +78,6 @@ struct LocationController: Sendable {
     }
 
     private func read(_ request: Request, objectId: String) async throws -> Response {
-        try checkParseKeys(request)
         let caller = try await callers.reader(request)
         guard let row = try await storage.location(objectId: objectId), Access.maySee(row, caller) else {
             throw APIFailure.objectNotFound()
@@ -77,7 +88,6 @@ struct LocationController: Sendable {
     }
 
     private func create(_ request: Request, paths: RequestPath.Locations) async throws -> Response {
-        try checkParseKeys(request)
         var request = request
         let caller = try await callers.writer(request)
         let body = try await request.jsonBody(limit: configuration.maxBodyBytes, invalid: .invalidJSON())
@@ -103,7 +113,6 @@ struct LocationController: Sendable {
     }
 
     private func update(_ request: Request, objectId: String) async throws -> Response {
-        try checkParseKeys(request)
         var request = request
         let caller = try await callers.writer(request)
         let owner: String?
@@ -126,7 +135,6 @@ struct LocationController: Sendable {
     /// Deletes a row: its owner, a moderator, or anyone under `--open-writes` (the 2015 Parse
     /// contract, in which any client with the app keys could delete any row).
     private func delete(_ request: Request, objectId: String) async throws -> Response {
-        try checkParseKeys(request)
         let caller = try await callers.writer(request)
         let owner: String?
         do { owner = try Access.requiredOwner(for: .delete, caller) } catch { throw error.failure }
@@ -150,7 +158,6 @@ struct LocationController: Sendable {
 
     /// `POST …/<id>/hide` (body `{"reason":"…"}`) and `…/unhide`: moderators only.
     private func setHidden(_ request: Request, objectId: String, hide: Bool) async throws -> Response {
-        try checkParseKeys(request)
         var request = request
         let caller = try await callers.writer(request)
         do { try Access.checkModerate(caller) } catch { throw error.failure }

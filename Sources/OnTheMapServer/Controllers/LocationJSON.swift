@@ -1,3 +1,5 @@
+import SafeText
+
 /// Writes StudentLocation rows as JSON by hand: the list endpoint is the hot path, and a
 /// hand-written writer is several times faster than `JSONEncoder` on it.
 struct LocationJSON {
@@ -67,28 +69,34 @@ struct LocationJSON {
     /// Text that is JSON already (LiveQuery's message envelopes).
     mutating func appendRaw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
-    /// A JSON string: quotes, backslashes and every control character escaped; other UTF-8 as is.
+    /// A JSON string: quotes, backslashes and every control character escaped — C0, DEL, and
+    /// also C1 and the bidi controls (`SafeText.isTerminalControl`), so that no reader of the
+    /// JSON (a terminal showing an export, a log) meets them raw; a parser reads back the same
+    /// string. Other UTF-8 as is.
     mutating func writeString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        // Most text needs no escaping: copy it in one go.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+        // Most text needs no escaping: copy it in one go. The lead bytes of every C1 and bidi
+        // control (0xC2 U+0080…, 0xD8 U+061C, 0xE2 U+200E…, 0xEF U+FEFF…) send it the slow way.
+        if !value.utf8.contains(where: {
+            $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 || $0 == 0xEF
+        }) {
             bytes.append(contentsOf: value.utf8)
             bytes.append(UInt8(ascii: "\""))
             return
         }
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+        let hex = Array("0123456789abcdef".utf8)
+        for scalar in value.unicodeScalars {
+            switch scalar.value {
+            case 0x22: bytes.append(contentsOf: #"\""#.utf8)
+            case 0x5C: bytes.append(contentsOf: #"\\"#.utf8)
             case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
             case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
             case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
-            case 0..<0x20, 0x7F:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: #"\u00"#.utf8)
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            default: bytes.append(byte)
+            case let code where SafeText.isTerminalControl(scalar):
+                // Every such scalar is in the BMP: one \uXXXX.
+                bytes.append(contentsOf: #"\u"#.utf8)
+                for shift in [12, 8, 4, 0] { bytes.append(hex[Int((code >> UInt32(shift)) & 0xF)]) }
+            default: UTF8.encode(scalar) { bytes.append($0) }
             }
         }
         bytes.append(UInt8(ascii: "\""))

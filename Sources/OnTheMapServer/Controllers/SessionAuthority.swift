@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdBcrypt
 import OnTheMapModels
+import SafeText
 import Synchronization
 
 /// Accounts, passwords and sessions: the one place that hashes, verifies and issues sessions.
@@ -22,14 +23,15 @@ struct SessionAuthority: Sendable {
 
     private var cost: UInt8 { max(configuration.bcryptCost, 4) }
 
-    /// The account whose email and password these are, or `nil`.
+    /// The account, when the password is its own; else `nil`.
     ///
     /// bcrypt takes tens of milliseconds by design, so it runs behind the gate on NIO's thread
     /// pool rather than on the threads that serve requests. An unknown email still costs one
     /// hash at the configured cost, so timing does not tell which emails have accounts.
-    func verify(email: String, password: String) async throws -> Account? {
+    /// `found` is the account the storage found by the email given (`nil`: unknown).
+    func verify(account found: Account?, password: String) async throws -> Account? {
         // An account made from a provider profile has no password until one is set.
-        let account = try await storage.account(email: email).flatMap { $0.passwordHash.isEmpty ? nil : $0 }
+        let account = found.flatMap { $0.passwordHash.isEmpty ? nil : $0 }
         let cost = self.cost
         let matches = try await gate.run(account == nil ? "decoy" : "login") {
             Bcrypt.verify(password, hash: account?.passwordHash ?? Self.decoyHash(cost: cost))
@@ -37,14 +39,22 @@ struct SessionAuthority: Sendable {
         return matches ? account : nil
     }
 
-    /// A new account with a random 10-digit key.
-    func createAccount(email: String, password: String, firstName: String, lastName: String) async throws -> Account {
+    /// A new account with a random 10-digit key. With `invite` (a code's hash), the account is
+    /// written and one use of the invite taken in one transaction, after the password is hashed:
+    /// a refusal on the way (503 from the hash gate, a duplicate email) leaves the invite unspent.
+    func createAccount(
+        email: String, password: String, firstName: String, lastName: String, spendingInvite invite: String? = nil
+    ) async throws -> Account {
         let cost = self.cost
         let hash = try await gate.run("signup") { Bcrypt.hash(password, cost: cost) }
         let account = Account(
             key: RandomID.accountKey(), email: email, passwordHash: hash, firstName: firstName, lastName: lastName,
             createdAt: WireDate.string(from: Date()))
-        try await storage.insert(account)
+        if let invite {
+            try await storage.insert(account, spendingInvite: invite, now: Date().timeIntervalSince1970)
+        } else {
+            try await storage.insert(account)
+        }
         return account
     }
 
@@ -107,12 +117,21 @@ struct SessionAuthority: Sendable {
         return nil
     }
 
-    /// Checks an email; `nil` when acceptable.
+    /// Checks an email; `nil` when acceptable. Control characters (C0, DEL, C1, bidi) are
+    /// refused, not stripped: what the person typed is what they log in with.
     static func emailProblem(_ email: String) -> String? {
         let parts = email.split(separator: "@")
-        if parts.count != 2 || email.count > 254 || email.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 32 } == true }) {
+        if parts.count != 2 || email.count > 254 || email.contains(where: \.isWhitespace) || SafeText.containsControls(email) {
             return "Enter a valid email address."
         }
+        return nil
+    }
+
+    /// Checks a first or last name (`what`: "first name"); `nil` when acceptable. Control
+    /// characters are refused so that no name can act on a terminal that lists accounts.
+    static func nameProblem(_ name: String, _ what: String, maxBytes: Int) -> String? {
+        if name.isEmpty || name.utf8.count > maxBytes { return "Enter a \(what)." }
+        if SafeText.containsControls(name) { return "The \(what) must not contain control characters." }
         return nil
     }
 }

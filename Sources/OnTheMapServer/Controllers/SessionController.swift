@@ -56,8 +56,10 @@ struct SessionController: Sendable {
         guard username.utf8.count <= 254, password.utf8.count <= 1024 else {
             throw APIFailure.udacity(.forbidden, "Account not found or invalid credentials.")
         }
-        let admission = try await throttle.admitLogin(email: username, address: address)
-        guard let account = try await sessions.verify(email: username, password: password) else {
+        // Found before counting (no hash yet) so that attempts count against the account itself.
+        let known = try await storage.account(email: username)
+        let admission = try await throttle.admitLogin(account: known, email: username, address: address)
+        guard let account = try await sessions.verify(account: known, password: password) else {
             throw APIFailure.udacity(.forbidden, "Account not found or invalid credentials.")
         }
         try await throttle.loginSucceeded(admission)

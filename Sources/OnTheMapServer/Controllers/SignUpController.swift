@@ -14,7 +14,8 @@ struct SignUpController: Sendable {
 
     /// Creates an account and logs into it (201, same body as a login). Refused: closed → 403;
     /// invite mode without a working code → 403 (`parameter: "invite"`); more than the allowed
-    /// sign-ups from the address this hour → 429 with `Retry-After`.
+    /// sign-ups without a working invite from the address this hour → 429 with `Retry-After`.
+    /// The invite is spent only with the account written (one transaction).
     func signUp(_ request: Request, address: String?) async throws -> Response {
         guard configuration.signUp != .closed else {
             throw APIFailure.udacity(.forbidden, "Sign-up is closed on this server: ask its operator for an account.")
@@ -38,27 +39,36 @@ struct SignUpController: Sendable {
         if let problem = SessionAuthority.passwordProblem(password) {
             throw APIFailure.udacity(.badRequest, problem, parameter: "password")
         }
-        for (name, value) in [("first_name", firstName), ("last_name", lastName)]
-        where value.isEmpty || value.utf8.count > configuration.maxStringBytes {
-            throw APIFailure.udacity(.badRequest, "Enter a \(name.replacingOccurrences(of: "_", with: " ")).", parameter: name)
+        for (name, value) in [("first_name", firstName), ("last_name", lastName)] {
+            let what = name.replacingOccurrences(of: "_", with: " ")
+            if let problem = SessionAuthority.nameProblem(value, what, maxBytes: configuration.maxStringBytes) {
+                throw APIFailure.udacity(.badRequest, problem, parameter: name)
+            }
         }
         var invite: String?
         if configuration.signUp == .invite {
             guard case .string(let code) = body["invite"], !code.isEmpty else {
                 throw APIFailure.udacity(.forbidden, "Sign-up needs an invite code on this server.", parameter: "invite")
             }
-            invite = code
+            invite = InviteCode.hash(code)
         }
-        // Counted before the code is tried and the password hashed: guessing codes costs sign-ups.
-        try await throttle.admitSignUp(address: address)
-        if let invite, try await !sessions.storage.useInvite(codeHash: InviteCode.hash(invite), now: Date().timeIntervalSince1970) {
-            throw APIFailure.udacity(.forbidden, "This invite code is not valid, used up or expired.", parameter: "invite")
-        }
+        let refusedInvite = APIFailure.udacity(.forbidden, "This invite code is not valid, used up or expired.", parameter: "invite")
+        // A working invite is the operator's own permission: it is not counted against the address,
+        // so junk sign-ups from a classroom's shared address cannot block a classmate's invite.
+        // Everything else (open sign-ups, wrong codes) is counted before the password is hashed.
+        var usable = false
+        if let invite { usable = try await sessions.storage.inviteUsable(codeHash: invite, now: Date().timeIntervalSince1970) }
+        if !usable { try await throttle.admitSignUp(address: address) }
+        if invite != nil, !usable { throw refusedInvite }
         do {
-            let account = try await sessions.createAccount(email: email, password: password, firstName: firstName, lastName: lastName)
+            let account = try await sessions.createAccount(
+                email: email, password: password, firstName: firstName, lastName: lastName, spendingInvite: invite)
             return try await respond(account, .created)
         } catch StorageError.duplicateEmail {
             throw APIFailure.udacity(.conflict, "An account with this email already exists.", parameter: "email")
+        } catch StorageError.inviteNotUsable {
+            // Its last use went to another sign-up meanwhile.
+            throw refusedInvite
         }
     }
 }

@@ -101,8 +101,11 @@ struct MeasuredStorage: ServerStorage {
     func deleteInvites(hashPrefix: String) async throws -> Int {
         try await measure("delete_invites") { try await base.deleteInvites(hashPrefix: hashPrefix) }
     }
-    func useInvite(codeHash: String, now: Double) async throws -> Bool {
-        try await measure("use_invite") { try await base.useInvite(codeHash: codeHash, now: now) }
+    func inviteUsable(codeHash: String, now: Double) async throws -> Bool {
+        try await measure("invite_usable") { try await base.inviteUsable(codeHash: codeHash, now: now) }
+    }
+    func insert(_ account: Account, spendingInvite codeHash: String, now: Double) async throws {
+        try await measure("insert_account_invite") { try await base.insert(account, spendingInvite: codeHash, now: now) }
     }
 
     func accounts() async throws -> [Account] { try await measure("accounts") { try await base.accounts() } }

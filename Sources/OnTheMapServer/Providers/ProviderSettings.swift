@@ -38,14 +38,21 @@ public struct OAuthProviderSettings: Sendable, Hashable {
     public var userinfoURL: URL
     /// Asked for in the device request (`read:user` for GitHub); empty for none.
     public var scope: String
+    /// How the server proves that a token was issued to this client id (a userinfo answer alone
+    /// does not say: any app the person ever authorised holds a token it accepts).
+    public var audienceCheck: OAuthAudienceCheck
 
-    public init(name: String, clientID: String, deviceURL: URL, tokenURL: URL, userinfoURL: URL, scope: String = "") {
+    public init(
+        name: String, clientID: String, deviceURL: URL, tokenURL: URL, userinfoURL: URL, scope: String = "",
+        audienceCheck: OAuthAudienceCheck
+    ) {
         self.name = name
         self.clientID = clientID
         self.deviceURL = deviceURL
         self.tokenURL = tokenURL
         self.userinfoURL = userinfoURL
         self.scope = scope
+        self.audienceCheck = audienceCheck
     }
 
     /// Whether `name` is acceptable as a provider name.
@@ -53,4 +60,19 @@ public struct OAuthProviderSettings: Sendable, Hashable {
         !name.isEmpty && name.count <= 32 && name != "facebook" && name != "password"
             && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
     }
+}
+
+/// The provider-specific call that proves a token's audience (`--oauth-audience-check`).
+public enum OAuthAudienceCheck: Sendable, Hashable {
+    /// GitHub's "check a token": `POST {api}/applications/{client_id}/token` with the client id and
+    /// secret as Basic credentials and `{"access_token": …}`; 200 only for this app's own tokens.
+    case github(apiURL: URL, clientSecret: String)
+    /// RFC 7662 token introspection, authenticated with the client id and secret: the answer must
+    /// be `active` with `client_id` (or `aud`) this client id.
+    case introspection(url: URL, clientSecret: String)
+    /// Google's tokeninfo (`GET …?access_token=…`, no secret): `aud` (or `azp`) must be this client id.
+    case tokeninfo(url: URL)
+
+    public static let defaultGitHubAPI = URL(string: "https://api.github.com")!
+    public static let defaultTokeninfo = URL(string: "https://oauth2.googleapis.com/tokeninfo")!
 }

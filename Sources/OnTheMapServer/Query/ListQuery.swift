@@ -24,6 +24,8 @@ package struct ListQuery: Sendable, Hashable {
         _ parameters: [(String, String)], defaultLimit: Int, maxLimit: Int, allowUniqueKeyParameter: Bool
     ) throws(APIFailure) -> ListQuery {
         var query = ListQuery(limit: defaultLimit)
+        // One count for the whole request: every `where` and `uniqueKey` parameter together.
+        var limits = WhereLimits()
         for (name, value) in parameters {
             switch name {
             case "limit":
@@ -41,8 +43,9 @@ package struct ListQuery: Sendable, Hashable {
             case "keys":
                 query.keys = Set(value.split(separator: ",").compactMap { LocationField(rawValue: $0.trimmingCharacters(in: .whitespaces)) })
             case "where":
-                query.predicate = query.predicate.and(try WhereParser.parse(value))
+                query.predicate = query.predicate.and(try WhereParser.parse(value, limits: &limits))
             case "uniqueKey" where allowUniqueKeyParameter:
+                try limits.countClause()
                 query.predicate = query.predicate.and(.compare(.uniqueKey, .equal, .text(value)))
             default:
                 throw .invalidQuery("Invalid parameter for query: \(name)")

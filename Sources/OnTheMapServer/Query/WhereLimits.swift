@@ -1,4 +1,5 @@
-/// The most work one `where` may ask for. Past any of these the query is refused with 400
+/// The most work one request's `where` may ask for (every `where` parameter of the request, and
+/// each `uniqueKey` parameter as a clause, counted together). Past any of these the query is refused with 400
 /// `{"code":124,"error":"query too expensive"}` (`APIFailure.queryTooExpensive`) before it
 /// reaches the database.
 ///

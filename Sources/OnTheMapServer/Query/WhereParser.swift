@@ -11,11 +11,12 @@ import OnTheMapModels
 enum WhereParser {
     static let maxRegexLength = 256
 
-    static func parse(_ text: String) throws(APIFailure) -> Predicate {
+    /// One `where` parameter; `limits` counts over the whole request, so that repeating `where`
+    /// does not multiply the caps.
+    static func parse(_ text: String, limits: inout WhereLimits) throws(APIFailure) -> Predicate {
         guard let data = text.data(using: .utf8),
             let json = try? JSONDecoder().decode(JSONValue.self, from: data)
         else { throw .invalidJSON("invalid JSON in where") }
-        var limits = WhereLimits()
         return try parse(json, depth: 0, limits: &limits)
     }
 

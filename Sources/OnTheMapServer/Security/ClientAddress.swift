@@ -24,6 +24,14 @@ enum ClientAddress {
         return groups.joined(separator: ":") + "::/64"
     }
 
+    /// Whether an address is loopback (127.0.0.0/8, ::1, or IPv4-mapped 127.x).
+    static func isLoopback(_ address: String) -> Bool {
+        let lowered = address.lowercased()
+        if lowered == "::1" { return true }
+        let parts = lowered.replacingOccurrences(of: "::ffff:", with: "").split(separator: ".").compactMap { Int($0) }
+        return parts.count == 4 && parts[0] == 127
+    }
+
     /// Whether a peer is loopback or a private network (RFC 1918, unique-local, link-local):
     /// where a reverse proxy usually sits.
     static func isLoopbackOrPrivate(_ address: String) -> Bool {

@@ -20,17 +20,24 @@ struct LoginThrottle: Sendable {
     }
 
     /// Counts the attempt; throws 429 with `Retry-After` when a subject is over its limit.
-    func admitLogin(email: String, address: String?, now: Date = Date()) async throws -> Admission {
+    ///
+    /// `account` is the account the storage found for `email` (looked up before counting, without
+    /// hashing): attempts are counted under its key, so every spelling the storage matches to one
+    /// account (`ALICE@`, `alİce@` on PostgreSQL) shares one count. An unknown email is counted
+    /// under `ThrottleSubject.normalizedEmail`. An address the account has logged in from within
+    /// `trustSeconds` is trusted: only its own account × address count applies there, so a flood
+    /// of other logins from the same address (a classroom's NAT) does not lock its owner out.
+    func admitLogin(account: Account?, email: String, address: String?, now: Date = Date()) async throws -> Admission {
         let time = now.timeIntervalSince1970
-        let email = email.lowercased()
+        let who = ThrottleSubject.accountName(key: account?.key, email: email)
         let address = ClientAddress.subject(address)
-        let trust = email + " " + address
-        var subjects = [
-            subject("pair:" + trust, policy.failuresPerAccount),
-            subject("address:" + address, policy.failuresPerAddress),
-        ]
-        if try await !storage.isTrusted(trust, since: time - policy.trustSeconds) {
-            subjects.append(subject("account:" + email, policy.untrustedFailuresPerAccount))
+        let trust = who + " " + address
+        var subjects = [subject("pair:" + trust, policy.failuresPerAccount)]
+        var trusted = false
+        if account != nil { trusted = try await storage.isTrusted(trust, since: time - policy.trustSeconds) }
+        if !trusted {
+            subjects.append(subject("address:" + address, policy.failuresPerAddress))
+            subjects.append(subject("account:" + who, policy.untrustedFailuresPerAccount))
         }
         try await count(subjects, now: time, refusal: "Too many failed logins.")
         return Admission(pair: subjects[0].key, shared: subjects.dropFirst().map(\.key), trust: trust)

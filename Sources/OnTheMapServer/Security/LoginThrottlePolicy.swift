@@ -1,13 +1,17 @@
 /// How many login attempts are let through before `POST …/session` answers 429.
 ///
 /// Attempts are counted *before* the password is checked (one atomic upsert per subject, in the
-/// database, so every instance on one database shares them), against three subjects:
+/// database, so every instance on one database shares them), under the account the email finds
+/// (its key, whatever the spelling) or the normalised email when there is none, against three
+/// subjects:
 ///
 /// - **account × address** (`failuresPerAccount`, default 5 per 15 minutes): the guesses one
 ///   client gets at one account. Blocks only that client: the owner, from any other address,
 ///   is not affected.
 /// - **address** (`failuresPerAddress`, default 100): one client guessing across many
-///   accounts. Higher, since a classroom shares one address behind its NAT.
+///   accounts. Higher, since a classroom shares one address behind its NAT. Not counted for an
+///   account at an address it is trusted from (below), so a flood from a shared address does not
+///   lock out a classmate who logs in from it.
 /// - **account, from untrusted addresses** (`untrustedFailuresPerAccount`, default 50):
 ///   distributed guessing from many addresses. Following OWASP, an address from which the
 ///   account logged in successfully within `trustSeconds` (90 days) is *trusted* and skips this

@@ -1,6 +1,19 @@
-/// One thing attempts are counted against, with its own limit: `pair:<email> <address>`,
-/// `address:<address>`, `account:<email>` (logins) or `signup:<address>`.
+/// One thing attempts are counted against, with its own limit: `pair:<account> <address>`,
+/// `address:<address>`, `account:<account>` (logins) or `signup:<address>`, where `<account>` is
+/// `accountName(key:email:)`.
 package struct ThrottleSubject: Sendable, Hashable {
+    /// How logins name the account they aim at: `key:<key>` once the storage found the account
+    /// (whatever spelling of its email found it), else `email:<normalized email>`.
+    package static func accountName(key: String?, email: String) -> String {
+        key.map { "key:" + $0 } ?? "email:" + normalizedEmail(email)
+    }
+
+    /// The one form of an email that attempts at an unknown account are counted under:
+    /// canonically composed, then lowercased.
+    package static func normalizedEmail(_ email: String) -> String {
+        email.precomposedStringWithCanonicalMapping.lowercased()
+    }
+
     package var key: String
     /// Attempts let through per window; the next one blocks the subject.
     package var limit: Int

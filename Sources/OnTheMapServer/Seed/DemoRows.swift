@@ -58,15 +58,18 @@ enum DemoRows {
                 key: "1234", first: "John", last: "Doe", place: "Mountain View, CA", link: "https://udacity.com",
                 latitude: 37.386052, longitude: -122.083851, updated: now.addingTimeInterval(-3 * 86_400 - 300),
                 random: &random))
-        // Rows no client can place: kept as an old server would have, skipped by clients.
+        // Rows no client can place: kept as an old server would have, skipped by clients. A month
+        // old, below the newest page (limit=100, order=-updatedAt), which holds only rows a strict
+        // client decodes: a 2019 app that decodes latitude as required shows an empty map when
+        // one such row is among them.
         var missing = row(
             key: "u10000001", first: "Broken", last: "Row", place: "nowhere", link: "", latitude: 0, longitude: 0,
-            updated: now.addingTimeInterval(-2 * 3600), random: &random)
+            updated: now.addingTimeInterval(-30 * 86_400), random: &random)
         missing.latitude = nil
         rows.append(missing)
         var outOfRange = row(
             key: "u10000002", first: "Far", last: "Away", place: "beyond the map", link: "http://example.com",
-            latitude: 0, longitude: 0, updated: now.addingTimeInterval(-5 * 3600), random: &random)
+            latitude: 0, longitude: 0, updated: now.addingTimeInterval(-31 * 86_400), random: &random)
         outOfRange.latitude = 123.4
         outOfRange.longitude = 567.8
         rows.append(outOfRange)

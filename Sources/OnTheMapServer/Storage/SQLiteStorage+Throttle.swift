@@ -83,14 +83,30 @@ extension SQLiteStorage {
         }
     }
 
-    func useInvite(codeHash: String, now: Double) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE invite SET uses_left = uses_left - 1
-                    WHERE code_hash = ? AND uses_left > 0 AND (expires_at IS NULL OR expires_at > ?)
-                    """, arguments: [codeHash, now])
-            return db.changesCount > 0
+    func inviteUsable(codeHash: String, now: Double) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM invite WHERE code_hash = ? AND uses_left > 0 AND (expires_at IS NULL OR expires_at > ?)",
+                arguments: [codeHash, now]) ?? false
+        }
+    }
+
+    func insert(_ account: Account, spendingInvite codeHash: String, now: Double) async throws {
+        do {
+            // One write transaction: a throw rolls back the spent use.
+            try await pool.write { db in
+                try db.execute(
+                    sql: """
+                        UPDATE invite SET uses_left = uses_left - 1
+                        WHERE code_hash = ? AND uses_left > 0 AND (expires_at IS NULL OR expires_at > ?)
+                        """, arguments: [codeHash, now])
+                guard db.changesCount > 0 else { throw StorageError.inviteNotUsable }
+                try db.execute(
+                    sql: "INSERT INTO account (key, email, password_hash, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [account.key, account.email, account.passwordHash, account.firstName, account.lastName, account.createdAt])
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw StorageError.duplicateEmail
         }
     }
 }

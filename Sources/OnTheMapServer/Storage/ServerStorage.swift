@@ -80,9 +80,15 @@ package protocol ServerStorage: Sendable {
     func invites() async throws -> [StoredInvite]
     /// Deletes the invites whose hash starts with `hashPrefix`; returns how many.
     func deleteInvites(hashPrefix: String) async throws -> Int
-    /// Takes one use of the invite whose code hashes to `codeHash`, atomically; `false` when
-    /// there is none, it is used up or it expired before `now`.
-    func useInvite(codeHash: String, now: Double) async throws -> Bool
+    /// Whether the invite whose code hashes to `codeHash` has a use left and has not expired
+    /// (a read: nothing is spent).
+    func inviteUsable(codeHash: String, now: Double) async throws -> Bool
+    /// Inserts `account` and takes one use of the invite `codeHash` in one transaction: both or
+    /// neither, so only a sign-up that succeeds spends an invite, and two at once cannot both
+    /// take its last use.
+    /// - Throws: `StorageError.inviteNotUsable` (used up, expired, unknown) or `.duplicateEmail`;
+    ///   either way nothing is written.
+    func insert(_ account: Account, spendingInvite codeHash: String, now: Double) async throws
 
     // MARK: Account administration
 

@@ -127,6 +127,8 @@ package enum StorageError: Error, Equatable {
     case duplicateEmail
     /// The provider identity is linked already (two first logins of one person at once).
     case duplicateIdentity
+    /// The invite is used up, expired or unknown (`insert(_:spendingInvite:now:)`).
+    case inviteNotUsable
 }
 
 /// What deleting an account removed.

@@ -1,3 +1,5 @@
+import SafeText
+
 /// StudentLocation rows as CSV (RFC 4180): a header of the field names, then one line per row.
 /// A field that is not set is an empty cell (so CSV cannot tell "not set" from "empty").
 enum LocationCSV {
@@ -19,10 +21,28 @@ enum LocationCSV {
 
     /// Quotes a cell when it holds a comma, a quote, a line break, or starts with a character a
     /// spreadsheet would run as a formula (`=+-@`), which is then kept as text by a leading `'`.
+    /// Controls other than tab and line breaks (ESC, C1, DEL, bidi: `SafeText.isTerminalControl`)
+    /// are written as the visible text `\u{XXXX}`: CSV has no escape of its own, and a terminal
+    /// or spreadsheet showing the file must not meet them raw (JSON exports keep them exactly).
     static func quote(_ cell: String) -> String {
-        let text = looksLikeFormula(cell) ? "'" + cell : cell
+        let visible = SafeText.containsControls(cell) ? escapingControls(cell) : cell
+        let text = looksLikeFormula(visible) ? "'" + visible : visible
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `cell` with each control but tab, line feed and carriage return as `\u{XXXX}`.
+    static func escapingControls(_ cell: String) -> String {
+        var output = ""
+        for scalar in cell.unicodeScalars {
+            if SafeText.isTerminalControl(scalar), ![0x09, 0x0A, 0x0D].contains(scalar.value) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                output += "\\u{" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "}"
+            } else {
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
     }
 
     /// Whether a spreadsheet would run `cell` as a formula (or it is such a cell already escaped

@@ -1,0 +1,65 @@
+import Foundation
+import ServerTestSupport
+import StandIn
+import Testing
+
+/// The client reads a server's answer with an 8 MB cap and one deadline (15 s) for the whole
+/// exchange: `onthemap list` against a 400 MB answer, or one dripped a byte at a time, says so
+/// and ends, under 100 MB (its peak resident size, from a python3 parent's getrusage).
+@Suite struct AnswerCapTests {
+    static let cases: [(String, FloodingServer.Mode, String)] = [
+        ("400 MB", .bytes(400_000_000, announced: true), "bigger than 8 MB"),
+        ("a byte every 0.5 s", .drip(interval: 0.5), "did not answer in time"),
+    ]
+
+    @Test(arguments: 0..<cases.count)
+    func listAgainstAHugeOrSlowAnswerEndsSmallAndSaysWhy(index: Int) async throws {
+        let (name, mode, message) = Self.cases[index]
+        let server = try FloodingServer(mode)
+        defer { server.stop() }
+        let home = try ListCommandTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let script = """
+            import resource, subprocess, sys
+            run = subprocess.run(sys.argv[1:], capture_output=True)
+            sys.stdout.buffer.write(run.stdout)
+            sys.stderr.buffer.write(run.stderr)
+            sys.stderr.write("\\nMAXRSS %d STATUS %d\\n" % (resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, run.returncode))
+            """
+        let arguments = ["python3", "-c", script, ListCommandTests.binary.path, "list", "--server", server.baseURL.absoluteString]
+        let started = ContinuousClock.now
+        let run = try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try Self.run(arguments, home: home) })
+            }.start()
+        }
+        let seconds = (ContinuousClock.now - started) / .seconds(1)
+        let summary = run.stderr.split(separator: "\n").last { $0.hasPrefix("MAXRSS ") }?.split(separator: " ") ?? []
+        let megabytes = summary.count == 4 ? Double(summary[1]).map { $0 / 1024 } : nil
+        #expect(summary.count == 4 && summary[3] != "0", "\(name): \(run.stderr)")
+        #expect(run.stderr.contains(message), "\(name): \(run.stderr)")
+        #expect((megabytes ?? 999) < 100, "\(name): peaked at \(megabytes ?? -1) MB")
+        #expect(seconds < 20, "\(name): ended after \(seconds) s")
+    }
+
+    static func run(_ arguments: [String], home: URL) throws -> ListCommandTests.Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ONTHEMAP_") }
+        environment["XDG_DATA_HOME"] = home.path
+        environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        process.environment = environment
+        let (out, err) = (Pipe(), Pipe())
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ListCommandTests.Run(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A hostile HTTP/1.1 server on 127.0.0.1 for the byte caps and deadlines of clients: to every
+/// request it answers 200 with a JSON-looking body that is either huge (`bytes`, written in
+/// 64 KB chunks as fast as the reader takes them, never held whole) or dripped one byte every
+/// `interval` seconds, for ever. A thread per connection; a closed connection ends its thread.
+public final class FloodingServer: @unchecked Sendable {
+    public enum Mode: Sendable {
+        /// `count` bytes, announced in `Content-Length` when `announced`, else until closed.
+        case bytes(Int, announced: Bool)
+        /// A byte every `interval` seconds, no length, never finished.
+        case drip(interval: Double)
+    }
+
+    public let port: UInt16
+    private let listener: Int32
+    private let mode: Mode
+
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
+
+    public init(_ mode: Mode) throws {
+        self.mode = mode
+        signal(SIGPIPE, SIG_IGN)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = UInt16(bigEndian: address.sin_port)
+        Thread { [self] in
+            while true {
+                let connection = accept(listener, nil, nil)
+                if connection < 0 { return }
+                Thread { [self] in
+                    answer(connection)
+                    close(connection)
+                }.start()
+            }
+        }.start()
+    }
+
+    public func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private func answer(_ connection: Int32) {
+        // The request head (any body is ignored).
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        var head = [UInt8]()
+        while head.firstRange(of: [13, 10, 13, 10]) == nil, head.count < 65536 {
+            let n = read(connection, &buffer, buffer.count)
+            if n <= 0 { return }
+            head += buffer[0..<n]
+        }
+        switch mode {
+        case .bytes(let count, let announced):
+            let length = announced ? "Content-Length: \(count)\r\n" : ""
+            guard send(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\(length)Connection: close\r\n\r\n") else { return }
+            let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 65536)
+            var sent = 0
+            guard send(connection, Array(#"{"results":["#.utf8)) else { return }
+            while sent < count {
+                let part = min(chunk.count, count - sent)
+                guard write(connection, chunk, part) == part else { return }
+                sent += part
+            }
+        case .drip(let interval):
+            guard send(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n") else { return }
+            while send(connection, [UInt8(ascii: " ")]) {
+                Thread.sleep(forTimeInterval: interval)
+            }
+        }
+    }
+
+    private func send(_ connection: Int32, _ text: String) -> Bool { send(connection, Array(text.utf8)) }
+
+    private func send(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+            if n <= 0 { return false }
+            sent += n
+        }
+        return true
+    }
+}
