@@ -127,7 +127,7 @@ import Testing
             let day = 86_400.0
             let start = Date(timeIntervalSince1970: 1_700_000_000)
             func logIn(_ email: String, _ address: String, at time: Date) async throws -> String {
-                let admission = try await throttle.admitLogin(email: email, address: address, now: time)
+                let admission = try await throttle.admitLogin(account: nil, email: email, address: address, now: time)
                 try await throttle.loginSucceeded(admission, now: time)
                 return admission.trust
             }

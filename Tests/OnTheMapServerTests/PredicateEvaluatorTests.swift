@@ -48,7 +48,8 @@ import Testing
         try await storage.insert(rows)
         var checked = 0
         for text in Self.wheres {
-            let predicate = try WhereParser.parse(text)
+            var limits = WhereLimits()
+            let predicate = try WhereParser.parse(text, limits: &limits)
             var query = ListQuery(limit: 1000)
             query.predicate = predicate
             let sql = Set(try await storage.locations(query).rows.map(\.objectId))

@@ -46,8 +46,8 @@ struct AccountController: Sendable {
                 throw APIFailure.udacity(
                     .badRequest, "Send the account's password: {\"password\":\"…\"}.", parameter: "password")
             }
-            let admission = try await throttle.admitLogin(email: account.email, address: address)
-            guard try await sessions.verify(email: account.email, password: password)?.key == key else {
+            let admission = try await throttle.admitLogin(account: account, email: account.email, address: address)
+            guard try await sessions.verify(account: account, password: password)?.key == key else {
                 throw APIFailure.udacity(.forbidden, "The password is not right.")
             }
             try await throttle.loginSucceeded(admission)

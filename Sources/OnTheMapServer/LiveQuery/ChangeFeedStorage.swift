@@ -126,7 +126,12 @@ struct ChangeFeedStorage: ServerStorage {
     func insert(_ invite: StoredInvite) async throws { try await base.insert(invite) }
     func invites() async throws -> [StoredInvite] { try await base.invites() }
     func deleteInvites(hashPrefix: String) async throws -> Int { try await base.deleteInvites(hashPrefix: hashPrefix) }
-    func useInvite(codeHash: String, now: Double) async throws -> Bool { try await base.useInvite(codeHash: codeHash, now: now) }
+    func inviteUsable(codeHash: String, now: Double) async throws -> Bool {
+        try await base.inviteUsable(codeHash: codeHash, now: now)
+    }
+    func insert(_ account: Account, spendingInvite codeHash: String, now: Double) async throws {
+        try await base.insert(account, spendingInvite: codeHash, now: now)
+    }
     func accounts() async throws -> [Account] { try await base.accounts() }
     func updatePassword(key: String, passwordHash: String) async throws -> Bool {
         try await base.updatePassword(key: key, passwordHash: passwordHash)

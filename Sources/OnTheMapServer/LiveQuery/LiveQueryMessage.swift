@@ -59,8 +59,9 @@ enum LiveQueryRequest: Sendable {
         if let whereValue = query["where"], whereValue != .null {
             // The REST list's parser, so the same operators, codes and WhereLimits apply.
             guard let data = try? JSONEncoder().encode(whereValue) else { throw LiveQueryError(code: 107, "invalid where") }
-            do {
-                predicate = try WhereParser.parse(String(decoding: data, as: UTF8.self))
+            do throws(APIFailure) {
+                var limits = WhereLimits()
+                predicate = try WhereParser.parse(String(decoding: data, as: UTF8.self), limits: &limits)
             } catch {
                 throw LiveQueryError(failure: error)
             }

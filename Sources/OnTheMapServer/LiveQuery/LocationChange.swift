@@ -28,38 +28,49 @@ package protocol LocationChangeTransport: Sendable {
 
 /// One process (SQLite): a change is delivered at once, in the writer's task.
 package final class InProcessChangeTransport: LocationChangeTransport {
-    private let deliver = NIOLockedValueBox<(@Sendable (LocationChange) -> Void)?>(nil)
+    /// The receiver, boxed: a bare closure read out of a generic lock box is re-wrapped in a
+    /// pair of reabstraction thunks on every `withLockedValue` (copy-in, copy-out), so after some
+    /// thousands of writes a delivery ran through that many thunks and overflowed the stack.
+    private let receiver = NIOLockedValueBox<ChangeReceiver?>(nil)
     /// Serialises deliveries, so every subscriber sees the changes in one order.
     private let order = NIOLock()
 
     package init() {}
 
     package func send(_ change: LocationChange) async {
-        let deliver = deliver.withLockedValue { $0 }
-        order.withLock { deliver?(change) }
+        let receiver = receiver.withLockedValue { $0 }
+        order.withLock { receiver?.deliver(change) }
     }
 
     package func receive(_ deliver: @escaping @Sendable (LocationChange) -> Void) {
-        self.deliver.withLockedValue { $0 = deliver }
+        let boxed = ChangeReceiver(deliver)
+        receiver.withLockedValue { $0 = boxed }
     }
 
-    package func close() async { deliver.withLockedValue { $0 = nil } }
+    package func close() async { receiver.withLockedValue { $0 = nil } }
+}
+
+/// A change listener in a class box, so that lock boxes hold a reference, never a bare closure.
+package final class ChangeReceiver: Sendable {
+    package let deliver: @Sendable (LocationChange) -> Void
+    package init(_ deliver: @escaping @Sendable (LocationChange) -> Void) { self.deliver = deliver }
 }
 
 /// The one change feed of a server: what the storage wrote (through `ChangeFeedStorage` and a
 /// transport) fanned out to its listeners — the list cache and LiveQuery.
 package final class LocationChangeFeed: Sendable {
-    private let listeners = NIOLockedValueBox<[@Sendable (LocationChange) -> Void]>([])
+    private let listeners = NIOLockedValueBox<[ChangeReceiver]>([])
 
     package init() {}
 
     /// Adds a listener; it is called for every change, from the transport's thread, in order.
     package func listen(_ listener: @escaping @Sendable (LocationChange) -> Void) {
-        listeners.withLockedValue { $0.append(listener) }
+        let boxed = ChangeReceiver(listener)
+        listeners.withLockedValue { $0.append(boxed) }
     }
 
     package func deliver(_ change: LocationChange) {
-        for listener in listeners.withLockedValue({ $0 }) { listener(change) }
+        for listener in listeners.withLockedValue({ $0 }) { listener.deliver(change) }
     }
 }
 
