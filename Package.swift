@@ -39,7 +39,15 @@ let package = Package(
         // MARK: - Client
 
         /// The one API client: URLSession + Codable, both dialects, typed errors.
-        .target(name: "APIClient", dependencies: ["OnTheMapModels"]),
+        .target(
+            name: "APIClient",
+            dependencies: [
+                "OnTheMapModels",
+                // The live channel's WebSocket client (Debian's libcurl has no WebSocket support
+                // for URLSessionWebSocketTask).
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // MARK: - Map and geocoder
 
