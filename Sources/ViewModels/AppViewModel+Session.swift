@@ -22,6 +22,7 @@ extension AppViewModel {
         browse = BrowseState()
         phase = .browsing
         refresh()
+        startLive()
     }
 
     /// Deletes the session (a failure is only reported: the app forgets it anyway) and goes back
@@ -39,6 +40,7 @@ extension AppViewModel {
             cancelDeviceLogin()
             posting = nil
             isConfirmingQuit = false
+            live?.stop()
             store.clear()
             browse = BrowseState()
             isShowingDetails = false
