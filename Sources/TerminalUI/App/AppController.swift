@@ -43,12 +43,13 @@ public final class AppController {
                 frame = DeviceLoginScreen.render(flow, over: frame, milliseconds: milliseconds, ascii: ascii, keys: keys)
             }
         case .browsing, .posting:
-            let model = MainModel(
+            var model = MainModel(
                 rows: app.visibleRows, totalCount: app.store.locations.count, browse: app.browse,
-                status: app.store.statusText(), server: app.serverName, accountKey: app.session?.accountKey,
+                status: app.store.statusText() + (app.live.map { " · " + $0.statusText } ?? ""), server: app.serverName, accountKey: app.session?.accountKey,
                 now: app.clock(), milliseconds: milliseconds, isRefreshing: app.store.isLoading,
                 annotationOpen: app.isShowingDetails, helpOpen: app.isHelpOpen, toast: app.toast?.text,
                 alert: app.alert, map: map, ascii: ascii, keys: keys, home: app.ownPin)
+            model.newRows = app.live.map { live in Set(live.marks.keys.filter(live.isNew)) } ?? []
             frame = MainScreen.render(model, width: width, height: height)
             if let posting = app.posting {
                 frame = PostingScreen.render(posting, over: frame, milliseconds: milliseconds, ascii: ascii, keys: keys)

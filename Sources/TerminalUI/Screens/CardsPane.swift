@@ -38,7 +38,7 @@ public enum CardsPane {
             let inner = card.inset(1)
             let nameStyle = isSelected ? Style(bold: true, reverse: true) : Style.bold
             buffer.put(
-                (mine ? "● " : "") + SafeText.clean(row.fullName), x: inner.x, y: inner.y, style: nameStyle,
+                (mine ? "● " : "") + (model.newRows.contains(row.objectId) ? "new " : "") + SafeText.clean(row.fullName), x: inner.x, y: inner.y, style: nameStyle,
                 maxWidth: inner.width)
             buffer.put(SafeText.clean(row.mapString), x: inner.x, y: inner.y + 1, maxWidth: inner.width)
             let km = RowFacts.distanceText(RowFacts.distance(of: row, from: model.home))

@@ -52,6 +52,8 @@ public struct MainModel: Sendable {
     public var keys: KeyMap
     /// Your own pin: the table's and the cards' distances are measured from it.
     public var home: GeoPoint?
+    /// Rows (by objectId) that arrived live a moment ago: tagged `new` in the table and the cards.
+    public var newRows: Set<String> = []
 
     public init(
         rows: [StudentInformation], totalCount: Int, browse: BrowseState, status: String, server: String,
