@@ -12,7 +12,7 @@ struct OnTheMap: AsyncParsableCommand {
             """,
         subcommands: [
             TUICommand.self, ListCommand.self, MapCommand.self, GeocodeCommand.self, LoginCommand.self, WhoamiCommand.self,
-            PostCommand.self, OpenCommand.self, LogoutCommand.self, ConfigCommand.self,
+            PostCommand.self, OpenCommand.self, LogoutCommand.self, ConfigCommand.self, WatchCommand.self,
         ],
         defaultSubcommand: TUICommand.self)
 
