@@ -39,15 +39,7 @@ let package = Package(
         // MARK: - Client
 
         /// The one API client: URLSession + Codable, both dialects, typed errors.
-        .target(
-            name: "APIClient",
-            dependencies: [
-                "OnTheMapModels",
-                // The live channel's WebSocket client (Debian's libcurl has no WebSocket support
-                // for URLSessionWebSocketTask).
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "Logging", package: "swift-log"),
-            ]),
+        .target(name: "APIClient", dependencies: ["OnTheMapModels"]),
 
         // MARK: - Map and geocoder
 

@@ -1,94 +1,122 @@
-import APIClient
-import AppTestSupport
 import Foundation
-import OnTheMapModels
 import ServerTestSupport
 import Testing
 
-@testable import onthemap
-
-/// `onthemap watch` as a user runs it: the real binary against a real server on loopback,
-/// reading its output line by line while rows are written through REST.
+/// `onthemap watch` against a real server process: one line per event its `--where` matches.
 @Suite struct WatchCommandTests {
-    /// A running `onthemap watch` and the lines it has printed so far.
-    final class Watcher: @unchecked Sendable {
-        let process: Process
-        private let lock = NSLock()
-        private var out = Data()
-        private var err = Data()
-
-        init(_ arguments: [String], dataHome: URL) throws {
-            process = ListCommandTests.makeProcess(arguments, dataHome: dataHome)
-            let (outPipe, errPipe) = (Pipe(), Pipe())
-            process.standardOutput = outPipe
-            process.standardError = errPipe
-            outPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                self?.lock.withLock { self?.out.append(data) }
-            }
-            errPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                self?.lock.withLock { self?.err.append(data) }
-            }
-            try process.run()
-        }
-
-        var lines: [String] {
-            lock.withLock { String(decoding: out, as: UTF8.self) }.split(separator: "\n").map(String.init)
-        }
-        var errors: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
-
-        func stop() {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
+    /// Starts `onthemap watch` and returns it with a line reader of its stdout.
+    static func startWatch(_ arguments: [String], dataHome: URL) throws -> (Process, LineReader) {
+        let process = Process()
+        process.executableURL = ListCommandTests.binary
+        process.arguments = ["watch"] + arguments
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ONTHEMAP_") }
+        environment["XDG_DATA_HOME"] = dataHome.path
+        environment["XDG_STATE_HOME"] = dataHome.appendingPathComponent("state").path
+        environment["XDG_CONFIG_HOME"] = dataHome.appendingPathComponent("config").path
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, LineReader(out.fileHandleForReading))
     }
 
-    func location(key: String, name: String, place: String) -> NewStudentLocation {
-        NewStudentLocation(
-            uniqueKey: key, firstName: name, lastName: "Lovelace", mapString: place, mediaURL: "https://example.com/ada",
-            latitude: 38.72, longitude: -9.14)
-    }
-
-    @Test func jsonLinesForEachEventEscapedAndFilteredByWhere() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
+    @Test func printsOneLinePerMatchingEvent() async throws {
         let home = try ListCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
-        let key = try await server.addUser(email: "ada@example.com")
-        let api = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: 10))
-        _ = try await api.logIn(email: "ada@example.com", password: "correct horse")
-
-        let json = try Watcher(
-            ["watch", "--server", server.baseURL.absoluteString, "--format", "json", "--where", #"{"firstName":{"$ne":"Skip"}}"#],
+        let server = try await ServerProcess.start(
+            database: home.appendingPathComponent("server.sqlite").path, arguments: ["--open-writes"])
+        let (watch, lines) = try Self.startWatch(
+            ["--server", server.baseURL.absoluteString, "--format", "json", "--where", #"{"mapString":"Lisbon"}"#],
             dataHome: home)
-        defer { json.stop() }
-        let text = try Watcher(["watch", "--server", server.baseURL.absoluteString], dataHome: home)
-        defer { text.stop() }
-        #expect(await eventually { json.errors.contains("live:") && text.errors.contains("live:") })
+        defer { watch.terminate() }
 
-        _ = try await api.createLocation(location(key: key, name: "Skip", place: "Nowhere"))
-        let created = try await api.createLocation(location(key: key, name: "Ada\u{1B}[2J", place: "Lisbon\u{202E}"))
-        _ = try await api.updateLocation(objectId: created.objectId, with: location(key: key, name: "Ada", place: "Porto"))
-        #expect(await eventually { json.lines.count >= 2 && text.lines.count >= 3 })
-
-        let events = json.lines.map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(events.map { $0?["op"] as? String } == ["create", "update"], "the where left out Skip: \(json.lines)")
-        let object = try #require(events.first??["object"] as? [String: Any])
-        #expect(object["objectId"] as? String == created.objectId)
-        #expect(object["firstName"] as? String == "Ada\u{1B}[2J", "the data is exact once parsed")
-        #expect(!json.lines.joined().unicodeScalars.contains { $0.value == 0x1B || $0 == "\u{202E}" }, "escaped on the wire")
-        #expect(text.lines.count == 3)
-        #expect(text.lines[1].hasPrefix("create Ada") && text.lines[1].contains("Lovelace · Lisbon"))
-        #expect(text.lines[2].hasPrefix("update Ada Lovelace · Porto"))
-        #expect(!text.lines.joined().unicodeScalars.contains { $0.value == 0x1B || $0 == "\u{202E}" })
+        // Until the subscription is up, posts may be missed: post until one is seen.
+        var first: String?
+        for attempt in 0..<50 where first == nil {
+            try await Self.post(server, firstName: "Ada\(attempt)", mapString: "Lisbon")
+            first = await lines.next(within: 0.2)
+        }
+        let line = try #require(first)
+        #expect(line.contains(#""op":"create""#))
+        try await Self.post(server, firstName: "Grace", mapString: "Paris")  // not matched
+        try await Self.post(server, firstName: "Alan", mapString: "Lisbon")
+        let second = try #require(await lines.next(within: 10))
+        #expect(second.contains("Alan") && !second.contains("Grace"))
+        server.terminate()
     }
 
-    @Test func aBadWhereIsRefusedBeforeConnecting() throws {
+    @Test func reconnectsWhenTheServerComesBack() async throws {
         let home = try ListCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
-        let run = try ListCommandTests.run(["watch", "--server", "http://127.0.0.1:9", "--where", "[1]"], dataHome: home)
-        #expect(run.status != 0)
-        #expect(run.stderr.contains("--where must be a JSON object"))
+        let database = home.appendingPathComponent("server.sqlite").path
+        let first = try await ServerProcess.start(database: database, arguments: ["--open-writes"])
+        let port = first.port
+        let (watch, lines) = try Self.startWatch(["--server", first.baseURL.absoluteString], dataHome: home)
+        defer { watch.terminate() }
+        var seen: String?
+        for attempt in 0..<50 where seen == nil {
+            try await Self.post(first, firstName: "Before\(attempt)", mapString: "Lisbon")
+            seen = await lines.next(within: 0.2)
+        }
+        #expect(seen?.contains("Before") == true)
+        first.terminate()
+        // The same port and database again: watch reconnects by itself (1 s, then 2 s, …).
+        let second = try await ServerProcess.start(database: database, arguments: ["--open-writes", "--port", "\(port)"])
+        defer { second.terminate() }
+        #expect(second.port == port)
+        var after: String?
+        for attempt in 0..<60 where after == nil {
+            try await Self.post(second, firstName: "After\(attempt)", mapString: "Lisbon")
+            after = await lines.next(within: 0.5)
+            while let line = after, !line.contains("After") { after = await lines.next(within: 0.5) }
+        }
+        #expect(after?.contains("After") == true)
+    }
+
+    static func post(_ server: ServerProcess, firstName: String, mapString: String) async throws {
+        let reply = try await RawHTTP.send(
+            "POST", server.baseURL, "/parse/classes/StudentLocation",
+            json: #"{"uniqueKey":"k","firstName":"\#(firstName)","lastName":"L","mapString":"\#(mapString)","latitude":1,"longitude":2}"#)
+        #expect(reply.status == 201)
+    }
+}
+
+/// Lines of a pipe, read on a thread of their own.
+final class LineReader: @unchecked Sendable {
+    private let lock = NSCondition()
+    private var lines: [String] = []
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            var pending = Data()
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                pending += data
+                while let newline = pending.firstIndex(of: 10) {
+                    let line = String(decoding: pending[..<newline], as: UTF8.self)
+                    pending.removeSubrange(...newline)
+                    lock.withLock {
+                        lines.append(line)
+                        lock.broadcast()
+                    }
+                }
+            }
+        }
+    }
+
+    /// The next line, or `nil` after `seconds`.
+    func next(within seconds: Double) async -> String? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { [self] in
+                let deadline = Date().addingTimeInterval(seconds)
+                lock.lock()
+                while lines.isEmpty, lock.wait(until: deadline) {}
+                let line = lines.isEmpty ? nil : lines.removeFirst()
+                lock.unlock()
+                continuation.resume(returning: line)
+            }
+        }
     }
 }

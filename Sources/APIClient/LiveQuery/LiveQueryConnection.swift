@@ -1,11 +1,9 @@
 import Foundation
-import Logging
 import OnTheMapModels
-import HummingbirdWSClient
 
-/// The real `LiveChannel`: hummingbird-websocket's client (NIO) on the server's own host and port
-/// (`ws://host:port/`, Parse's convention). Debian's libcurl is built without WebSocket support,
-/// so `URLSessionWebSocketTask` cannot open a socket here (Docs/Architecture.md "Live channel").
+/// The real `LiveChannel`: `LiveQuerySocket` (RFC 6455 by hand) on the server's own host and port
+/// (`ws://host:port/`, Parse's convention). Why not `URLSessionWebSocketTask` or
+/// hummingbird-websocket's client: Docs/Architecture.md, "The client side of LiveQuery".
 public struct LiveQueryConnection: LiveChannel {
     /// The largest message read from the server (a `result` page of 100 rows is ~30 KB); a
     /// larger frame ends the socket, which then reconnects.
@@ -37,6 +35,11 @@ public struct LiveQueryConnection: LiveChannel {
     public func liveEvents(where whereClause: JSONValue?) -> AsyncStream<LiveEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(1000))
         let task = Task {
+            guard configuration.baseURL.scheme != "https" else {
+                continuation.yield(.refused("live updates need an http:// server (this client has no TLS WebSocket)"))
+                continuation.finish()
+                return
+            }
             var attempt = 0
             while !Task.isCancelled {
                 let outcome = await runOnce(whereClause: whereClause, continuation: continuation)
@@ -68,46 +71,50 @@ public struct LiveQueryConnection: LiveChannel {
         }
     }
 
-    /// One socket: connect, subscribe, ask for the first page, then events until it ends.
+    /// One socket: connect, subscribe, ask for the first page, then events until it ends. The
+    /// socket blocks, so it runs on a thread of its own; cancelling the reader closes it.
     private func runOnce(whereClause: JSONValue?, continuation: AsyncStream<LiveEvent>.Continuation) async -> Outcome {
-        let logger = Logger(label: "onthemap.live", factory: { _ in SwiftLogNoOpLogHandler() })
+        let configuration = configuration
         let token = sessionToken()
-        let box = OutcomeBox()
-        do {
-            let close = try await WebSocketClient.connect(
-                url: socketURL, configuration: .init(maxFrameSize: Self.maxMessageBytes), logger: logger
-            ) { inbound, outbound, _ in
+        let holder = SocketHolder()
+        return await withTaskCancellationHandler {
+            await LiveQuerySocket.run { () -> Outcome in
+                let socket: LiveQuerySocket
+                do {
+                    socket = try LiveQuerySocket(baseURL: configuration.baseURL, timeout: configuration.timeout)
+                } catch {
+                    return .ended(String(describing: error), wasLive: false)
+                }
+                socket.maxMessageBytes = Self.maxMessageBytes
+                guard holder.set(socket) else { return .ended("cancelled", wasLive: false) }
+                defer { socket.close() }
                 var connect: [String: JSONValue] = ["op": .string("connect")]
                 if let id = configuration.parseApplicationID { connect["applicationId"] = .string(id) }
                 if let key = configuration.parseRESTAPIKey { connect["restAPIKey"] = .string(key) }
                 if let token { connect["sessionToken"] = .string(token) }
-                try await outbound.write(.text(Self.text(connect)))
-                for try await message in inbound.messages(maxSize: Self.maxMessageBytes) {
-                    guard case .text(let text) = message, let body = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-                    else { continue }
+                socket.send(Self.text(connect))
+                var wasLive = false
+                var reason = "the server closed the connection"
+                while let text = socket.receive() {
+                    guard let body = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { continue }
                     switch body["op"]?.stringValue {
                     case "connected":
                         var query: [String: JSONValue] = ["className": .string("StudentLocation")]
                         if let whereClause { query["where"] = whereClause }
-                        try await outbound.write(
-                            .text(Self.text(["op": .string("subscribe"), "requestId": .number(1), "query": .object(query)])))
+                        socket.send(Self.text(["op": .string("subscribe"), "requestId": .number(1), "query": .object(query)]))
                     case "subscribed":
-                        box.wasLive = true
+                        wasLive = true
                         continuation.yield(.live)
                         // The first page over the socket: no gap between it and the events.
-                        try await outbound.write(.text(Self.text(["op": .string("query"), "requestId": .number(1)])))
+                        socket.send(Self.text(["op": .string("query"), "requestId": .number(1)]))
                     case "result":
                         if let list = try? StudentLocationList.decode(Data(text.utf8)) {
                             continuation.yield(.firstPage(list.locations))
                         }
                     case "error":
                         let words = body["error"]?.stringValue ?? "error"
-                        if body["reconnect"] != .bool(true), !box.wasLive {
-                            box.refusal = words
-                            try await outbound.close(.normalClosure, reason: nil)
-                            return
-                        }
-                        box.reason = words
+                        if body["reconnect"] != .bool(true), !wasLive { return .refused(words) }
+                        reason = words
                     case let op?:
                         guard let liveOp = LiveOp(rawValue: op), let object = body["object"],
                             let row = StudentInformation(json: object)
@@ -117,13 +124,10 @@ public struct LiveQueryConnection: LiveChannel {
                         continue
                     }
                 }
+                return .ended(reason, wasLive: wasLive)
             }
-            if let refusal = box.refusal { return .refused(refusal) }
-            let reason = close.map { "closed (\($0.closeCode))" } ?? box.reason ?? "closed"
-            return .ended(reason, wasLive: box.wasLive)
-        } catch {
-            if let refusal = box.refusal { return .refused(refusal) }
-            return .ended(box.reason ?? "cannot reach \(configuration.serverDescription)", wasLive: box.wasLive)
+        } onCancel: {
+            holder.cancel()
         }
     }
 
@@ -133,11 +137,27 @@ public struct LiveQueryConnection: LiveChannel {
     }
 }
 
-/// What one socket's handler learnt, read after it returns.
-private final class OutcomeBox: @unchecked Sendable {
-    var wasLive = false
-    var refusal: String?
-    var reason: String?
+/// The socket of the attempt under way, so cancelling the reader can close it from outside.
+private final class SocketHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var socket: LiveQuerySocket?
+    private var isCancelled = false
+
+    /// Keeps `socket`; false (and nothing kept) once cancelled.
+    func set(_ socket: LiveQuerySocket) -> Bool {
+        lock.withLock {
+            guard !isCancelled else { return false }
+            self.socket = socket
+            return true
+        }
+    }
+
+    func cancel() {
+        lock.withLock {
+            isCancelled = true
+            socket?.close()
+        }
+    }
 }
 
 extension OnTheMapClient: LiveChannel {

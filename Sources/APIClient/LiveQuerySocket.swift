@@ -1,0 +1,180 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Parse LiveQuery connection (`ws://host:port/`): a WebSocket client over a plain socket.
+///
+/// Why not `URLSessionWebSocketTask`: on Linux it runs on the system's libcurl, and Debian 12's
+/// libcurl 7.88 is built without WebSockets (the task fails at once with "WebSockets not supported
+/// by libcurl", checked on this machine). hummingbird-websocket's client would bring NIOSSL and
+/// BoringSSL into `onthemap` (Architecture.md keeps them out), so this is RFC 6455 by hand, for
+/// `ws://` only: an `https` server's LiveQuery is refused with a clear error.
+///
+/// Blocking calls: run them off the cooperative pool (`LiveQuerySocket.run`).
+public final class LiveQuerySocket: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private let writeLock = NSLock()
+    /// The largest frame read; a larger one ends the connection (`receive` returns nil).
+    public var maxMessageBytes = 16 << 20
+
+    /// Connects to the LiveQuery socket of the server at `baseURL` and completes the upgrade.
+    public init(baseURL: URL, timeout: TimeInterval = 15) throws(Failure) {
+        guard baseURL.scheme == "http" || baseURL.scheme == "ws", let host = baseURL.host else {
+            throw Failure(description: "live updates need an http:// server (this client has no TLS WebSocket)")
+        }
+        let port = baseURL.port ?? 80
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
+            throw Failure(description: "cannot resolve \(host)")
+        }
+        defer { freeaddrinfo(list) }
+        let descriptor = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
+        guard descriptor >= 0 else { throw Failure(description: "socket() failed") }
+        var wait = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        guard Glibc.connect(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
+            Glibc.close(descriptor)
+            throw Failure(description: "cannot connect to \(host):\(port)")
+        }
+        self.descriptor = descriptor
+        // Pings come every 10 s; three missed intervals mean the server is gone.
+        var readWait = timeval(tv_sec: 35, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &readWait, socklen_t(MemoryLayout<timeval>.size))
+        var key = [UInt8](repeating: 0, count: 16)
+        for index in key.indices { key[index] = UInt8.random(in: 0...255) }
+        let request =
+            "GET / HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: \(Data(key).base64EncodedString())\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        guard write(Array(request.utf8)) else { throw Failure(description: "the server closed the connection") }
+        while true {
+            if let end = buffer.firstRange(of: Array("\r\n\r\n".utf8)) {
+                let statusLine = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).prefix { $0 != "\r" }
+                buffer.removeSubrange(..<end.upperBound)
+                guard statusLine.hasPrefix("HTTP/1.1 101") else {
+                    throw Failure(description: "the server has no live updates (\(statusLine.prefix(40)))")
+                }
+                return
+            }
+            guard buffer.count < 16_384, fill() else { throw Failure(description: "no answer to the upgrade") }
+        }
+    }
+
+    deinit { Glibc.close(descriptor) }
+
+    /// Sends one text message; `false` once the connection is gone.
+    @discardableResult
+    public func send(_ text: String) -> Bool { sendFrame(opcode: 0x1, Array(text.utf8)) }
+
+    /// The next text message; `nil` when the connection ended (closed, reset, or silent too long).
+    /// Pings are answered here.
+    public func receive() -> String? {
+        while true {
+            guard let (opcode, payload) = readFrame() else { return nil }
+            switch opcode {
+            case 0x1: return String(decoding: payload, as: UTF8.self)
+            case 0x8:
+                _ = sendFrame(opcode: 0x8, Array(payload.prefix(2)))
+                return nil
+            case 0x9: _ = sendFrame(opcode: 0xA, payload)
+            default: continue
+            }
+        }
+    }
+
+    /// Ends the connection (a blocked `receive` returns `nil`).
+    public func close() { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+
+    private func sendFrame(opcode: UInt8, _ payload: [UInt8]) -> Bool {
+        var frame: [UInt8] = [0x80 | opcode]
+        if payload.count < 126 {
+            frame.append(0x80 | UInt8(payload.count))
+        } else if payload.count <= 0xFFFF {
+            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        } else {
+            frame.append(0x80 | 127)
+            for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8((payload.count >> shift) & 0xFF)) }
+        }
+        let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        return writeLock.withLock { write(frame) }
+    }
+
+    private func write(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
+    /// One whole frame (fragmented messages are not sent by this server); at most `maxMessageBytes`.
+    private func readFrame() -> (UInt8, [UInt8])? {
+        func need(_ count: Int) -> Bool {
+            while buffer.count < count { guard fill() else { return false } }
+            return true
+        }
+        guard need(2) else { return nil }
+        let opcode = buffer[0] & 0x0F
+        var length = Int(buffer[1] & 0x7F)
+        var offset = 2
+        if length == 126 {
+            guard need(4) else { return nil }
+            length = Int(buffer[2]) << 8 | Int(buffer[3])
+            offset = 4
+        } else if length == 127 {
+            guard need(10) else { return nil }
+            length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }
+            offset = 10
+        }
+        guard length <= maxMessageBytes, need(offset + length) else { return nil }
+        let payload = Array(buffer[offset..<(offset + length)])
+        buffer.removeSubrange(..<(offset + length))
+        return (opcode, payload)
+    }
+
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return false }
+        buffer += chunk[..<count]
+        return true
+    }
+
+    /// Runs a blocking call on a thread of its own, off Swift's cooperative pool.
+    public static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: body()) }
+        }
+    }
+}
+
+/// The client's messages of the Parse LiveQuery protocol (Docs/API.md, "LiveQuery").
+public enum LiveQueryMessages {
+    public static func connect(applicationId: String?, restAPIKey: String?, sessionToken: String?) -> String {
+        var object: [String: Any] = ["op": "connect", "applicationId": applicationId ?? "onthemap"]
+        if let restAPIKey { object["restAPIKey"] = restAPIKey }
+        if let sessionToken { object["sessionToken"] = sessionToken }
+        return json(object)
+    }
+
+    /// Subscribes to StudentLocation rows matching `whereJSON` (a JSON object; `nil`: every row).
+    public static func subscribe(requestId: Int, whereJSON: String?) throws -> String {
+        var query: [String: Any] = ["className": "StudentLocation"]
+        if let whereJSON {
+            query["where"] = try JSONSerialization.jsonObject(with: Data(whereJSON.utf8))
+        } else {
+            query["where"] = [String: Any]()
+        }
+        return json(["op": "subscribe", "requestId": requestId, "query": query])
+    }
+
+    private static func json(_ object: [String: Any]) -> String {
+        String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+    }
+}
