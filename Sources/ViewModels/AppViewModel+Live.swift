@@ -11,8 +11,9 @@ extension AppViewModel {
     }
 
     /// Merges one event: rows into the store, a toast for a classmate's new post. The selection
-    /// stays on its row (by objectId) and the table keeps the selected row where it was on screen;
-    /// when the selected row goes, its neighbour takes the selection.
+    /// stays on its row (by objectId); a table scrolled down keeps the selected row where it was on
+    /// screen, one at the top stays at the top (where new rows arrive); when the selected row goes,
+    /// its neighbour takes the selection.
     public func applyLive(_ event: LiveEvent) {
         let before = visibleRows
         let oldIndex = browse.selectedIndex(in: before)
@@ -31,7 +32,8 @@ extension AppViewModel {
             return
         }
         if let newIndex = browse.selectedIndex(in: after) {
-            browse.tableOffset = max(0, browse.tableOffset + newIndex - oldIndex)
+            // Scrolled down, the view stays put; at the top it stays at the top, where new rows arrive.
+            if browse.tableOffset > 0 { browse.tableOffset = max(0, browse.tableOffset + newIndex - oldIndex) }
         } else if !after.isEmpty {
             browse.selectedID = after[min(oldIndex, after.count - 1)].objectId
         } else {

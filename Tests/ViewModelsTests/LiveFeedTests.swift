@@ -60,6 +60,12 @@ import Testing
         let model = try await app()
         model.moveSelection(by: 2)
         #expect(model.browse.selectedID == "r3")
+        channel.send(.change(.create, SampleRows.row("top", "New Top", hoursAgo: 0)))
+        #expect(await eventually { model.store.locations.first?.objectId == "top" })
+        #expect(model.browse.selectedID == "r3")
+        #expect(model.browse.tableOffset == 0, "a table at the top stays there, where the new row is")
+        channel.send(.change(.delete, SampleRows.row("top", "New Top", hoursAgo: 0)))
+        #expect(await eventually { model.store.locations.first?.objectId == "r1" })
         model.browse.tableOffset = 1
         channel.send(.change(.create, Self.lisbon))
         #expect(await eventually { model.store.locations.count == SampleRows.all.count + 1 })
