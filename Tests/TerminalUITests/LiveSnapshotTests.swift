@@ -27,6 +27,9 @@ struct LiveSnapshotTests {
         assertSnapshot(table.text, styles: table.styleText, named: "live-table-100x24")
         #expect(table.text.contains("new José Núñez"))
         #expect(table.text.contains("· live ·"))
+        let map = MainScreen.render(model(pane: .map, status: "live"), width: 100, height: 24).buffer
+        assertSnapshot(map.text, named: "live-map-100x24")
+        #expect(map.text.contains("new: José Núñez (Madrid, Spain)"))
         let cards = MainScreen.render(model(pane: .cards, status: "reconnecting in 4 s"), width: 100, height: 24).buffer
         assertSnapshot(cards.text, named: "live-cards-reconnecting-100x24")
         #expect(cards.text.contains("new José Núñez"))

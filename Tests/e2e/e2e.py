@@ -477,6 +477,7 @@ def live_post():
         "mediaURL": "https://ada.example/live", "latitude": 38.72, "longitude": -9.14})
     for session in ("livemap", "livetable"):
         wait_text(session, "Ada Lovelace posted from Lisbon")
+    wait_text("livemap", "new: Ada Lovelace (Lisbon)")
     wait_text("livemap", f"{count + 1} locations")
     # On top of the rows of the same age or older (rows dated in the future, as the hostile ones, stay above it).
     wait_for("livetable", lambda text: any("new Ada Lovelace" in row and "Lisbon" in row for row in data_rows(text)),
