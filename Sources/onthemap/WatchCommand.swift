@@ -19,7 +19,8 @@ struct WatchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let whereText {
-            guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(whereText.utf8)), case .object = value
+            guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(whereText.utf8)),
+                case .object = value
             else { throw ValidationError("--where must be a JSON object.") }
         }
     }
@@ -28,7 +29,9 @@ struct WatchCommand: AsyncParsableCommand {
         let whereClause = whereText.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
         let connection = try await serverOptions.connect()
         // A stored session for this server is sent along (a subscription needs none for public rows).
-        if let stored = StoredSession.load(), stored.server == serverOptions.sessionServerKey, !stored.isExpired(now: Date()) {
+        if let stored = StoredSession.load(), stored.server == serverOptions.sessionServerKey,
+            !stored.isExpired(now: Date())
+        {
             connection.client.resume(stored.userSession)
         }
         var known: [String: Date?]?

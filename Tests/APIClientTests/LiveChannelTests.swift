@@ -3,18 +3,19 @@ import OnTheMapModels
 import ServerTestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 @testable import APIClient
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The live channel against a real server on loopback: the documented LiveQuery protocol from
 /// the app's side, reconnection and re-sync after a restart on the same database and port.
 @Suite struct LiveChannelTests {
     func location(key: String, place: String) -> NewStudentLocation {
         NewStudentLocation(
-            uniqueKey: key, firstName: "Ada", lastName: "Lovelace", mapString: place, mediaURL: "https://example.com/ada",
+            uniqueKey: key, firstName: "Ada", lastName: "Lovelace", mapString: place,
+            mediaURL: "https://example.com/ada",
             latitude: 38.72, longitude: -9.14)
     }
 
@@ -80,7 +81,11 @@ import FoundationNetworking
         }
         _ = try await next(&events, "live again") { $0 == .live }
         _ = try await next(&events, "first page with the missed row") {
-            if case .firstPage(let rows) = $0 { return rows.contains { $0.objectId == missed.objectId } } else { return false }
+            if case .firstPage(let rows) = $0 {
+                return rows.contains { $0.objectId == missed.objectId }
+            } else {
+                return false
+            }
         }
     }
 

@@ -46,7 +46,8 @@ import Testing
 
     func location(key: String, name: String, place: String) -> NewStudentLocation {
         NewStudentLocation(
-            uniqueKey: key, firstName: name, lastName: "Lovelace", mapString: place, mediaURL: "https://example.com/ada",
+            uniqueKey: key, firstName: name, lastName: "Lovelace", mapString: place,
+            mediaURL: "https://example.com/ada",
             latitude: 38.72, longitude: -9.14)
     }
 
@@ -60,7 +61,10 @@ import Testing
         _ = try await api.logIn(email: "ada@example.com", password: "correct horse")
 
         let json = try Watcher(
-            ["watch", "--server", server.baseURL.absoluteString, "--format", "json", "--where", #"{"firstName":{"$ne":"Skip"}}"#],
+            [
+                "watch", "--server", server.baseURL.absoluteString, "--format", "json", "--where",
+                #"{"firstName":{"$ne":"Skip"}}"#,
+            ],
             dataHome: home)
         defer { json.stop() }
         let text = try Watcher(["watch", "--server", server.baseURL.absoluteString], dataHome: home)
@@ -69,7 +73,8 @@ import Testing
 
         _ = try await api.createLocation(location(key: key, name: "Skip", place: "Nowhere"))
         let created = try await api.createLocation(location(key: key, name: "Ada\u{1B}[2J", place: "Lisbon\u{202E}"))
-        _ = try await api.updateLocation(objectId: created.objectId, with: location(key: key, name: "Ada", place: "Porto"))
+        _ = try await api.updateLocation(
+            objectId: created.objectId, with: location(key: key, name: "Ada", place: "Porto"))
         #expect(await eventually { json.lines.count >= 2 && text.lines.count >= 3 })
 
         let events = json.lines.map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -77,7 +82,9 @@ import Testing
         let object = try #require(events.first??["object"] as? [String: Any])
         #expect(object["objectId"] as? String == created.objectId)
         #expect(object["firstName"] as? String == "Ada\u{1B}[2J", "the data is exact once parsed")
-        #expect(!json.lines.joined().unicodeScalars.contains { $0.value == 0x1B || $0 == "\u{202E}" }, "escaped on the wire")
+        #expect(
+            !json.lines.joined().unicodeScalars.contains { $0.value == 0x1B || $0 == "\u{202E}" }, "escaped on the wire"
+        )
         #expect(text.lines.count == 3)
         #expect(text.lines[1].hasPrefix("create Ada") && text.lines[1].contains("Lovelace · Lisbon"))
         #expect(text.lines[2].hasPrefix("update Ada Lovelace · Porto"))
@@ -87,7 +94,8 @@ import Testing
     @Test func aBadWhereIsRefusedBeforeConnecting() throws {
         let home = try ListCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
-        let run = try ListCommandTests.run(["watch", "--server", "http://127.0.0.1:9", "--where", "[1]"], dataHome: home)
+        let run = try ListCommandTests.run(
+            ["watch", "--server", "http://127.0.0.1:9", "--where", "[1]"], dataHome: home)
         #expect(run.status != 0)
         #expect(run.stderr.contains("--where must be a JSON object"))
     }

@@ -19,7 +19,8 @@ import Testing
         return model
     }
 
-    static let lisbon = SampleRows.row("new1", "Ada Lovelace", place: "Lisbon", latitude: 38.7, longitude: -9.1, hoursAgo: 0)
+    static let lisbon = SampleRows.row(
+        "new1", "Ada Lovelace", place: "Lisbon", latitude: 38.7, longitude: -9.1, hoursAgo: 0)
 
     @Test func aClassmatesPostAppearsWithAToastAndAMarkThatGoes() async throws {
         let model = try await app()
@@ -101,7 +102,8 @@ import Testing
         channel.send(.change(.create, hostile))
         #expect(await eventually { model.toast != nil })
         let text = try #require(model.toast?.text)
-        #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" })
+        #expect(
+            !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" })
         #expect(text.hasPrefix("Eve"))
         channel.send(.refused("bad\u{1B}]0;x\u{07} where"))
         let live = try #require(model.live)

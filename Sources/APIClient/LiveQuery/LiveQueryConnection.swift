@@ -101,7 +101,8 @@ public struct LiveQueryConnection: LiveChannel {
                     case "connected":
                         var query: [String: JSONValue] = ["className": .string("StudentLocation")]
                         if let whereClause { query["where"] = whereClause }
-                        socket.send(Self.text(["op": .string("subscribe"), "requestId": .number(1), "query": .object(query)]))
+                        socket.send(
+                            Self.text(["op": .string("subscribe"), "requestId": .number(1), "query": .object(query)]))
                     case "subscribed":
                         wasLive = true
                         continuation.yield(.live)

@@ -38,8 +38,8 @@ public enum CardsPane {
             let inner = card.inset(1)
             let nameStyle = isSelected ? Style(bold: true, reverse: true) : Style.bold
             buffer.put(
-                (mine ? "● " : "") + (model.newRows.contains(row.objectId) ? "new " : "") + SafeText.clean(row.fullName), x: inner.x, y: inner.y, style: nameStyle,
-                maxWidth: inner.width)
+                (mine ? "● " : "") + (model.newRows.contains(row.objectId) ? "new " : "") + SafeText.clean(row.fullName),
+                x: inner.x, y: inner.y, style: nameStyle, maxWidth: inner.width)
             buffer.put(SafeText.clean(row.mapString), x: inner.x, y: inner.y + 1, maxWidth: inner.width)
             let km = RowFacts.distanceText(RowFacts.distance(of: row, from: model.home))
             let country = (RowFacts.country(of: row) ?? "") + (km.isEmpty ? "" : " · \(km) km")

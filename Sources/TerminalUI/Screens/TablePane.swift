@@ -70,7 +70,8 @@ public enum TablePane {
             var column = rect.x + 2
             let isNew = model.newRows.contains(row.objectId)
             let cells: [(String, Style)] = [
-                ((isNew ? "new " : "") + SafeText.clean(row.fullName), isNew ? RowLook.over(style, RowLook.newTag) : style), (SafeText.clean(row.mapString), style),
+                ((isNew ? "new " : "") + SafeText.clean(row.fullName), isNew ? RowLook.over(style, RowLook.newTag) : style),
+                (SafeText.clean(row.mapString), style),
                 (RowFacts.country(of: row) ?? "", style),
                 (String(repeating: " ", count: max(0, widths[3] - km.count)) + km, style), ("", style),
                 (date.map { AgeText.text(from: $0, now: model.now) } ?? "–", RowLook.over(style, RowLook.recency(date, now: model.now))),
