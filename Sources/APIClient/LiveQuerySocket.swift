@@ -21,6 +21,8 @@ public final class LiveQuerySocket: @unchecked Sendable {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     private let writeLock = NSLock()
+    /// The largest frame read; a larger one ends the connection (`receive` returns nil).
+    public var maxMessageBytes = 16 << 20
 
     /// Connects to the LiveQuery socket of the server at `baseURL` and completes the upgrade.
     public init(baseURL: URL, timeout: TimeInterval = 15) throws(Failure) {
@@ -111,7 +113,7 @@ public final class LiveQuerySocket: @unchecked Sendable {
         bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
-    /// One whole frame (fragmented messages are not sent by this server); at most 16 MB.
+    /// One whole frame (fragmented messages are not sent by this server); at most `maxMessageBytes`.
     private func readFrame() -> (UInt8, [UInt8])? {
         func need(_ count: Int) -> Bool {
             while buffer.count < count { guard fill() else { return false } }
@@ -130,7 +132,7 @@ public final class LiveQuerySocket: @unchecked Sendable {
             length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }
             offset = 10
         }
-        guard length <= 16 << 20, need(offset + length) else { return nil }
+        guard length <= maxMessageBytes, need(offset + length) else { return nil }
         let payload = Array(buffer[offset..<(offset + length)])
         buffer.removeSubrange(..<(offset + length))
         return (opcode, payload)

@@ -14,6 +14,7 @@ extension AppViewModel {
         browse = BrowseState()
         phase = .browsing
         refresh()
+        startLive()
         sessionCheck = Task {
             let valid: Bool
             do throws(APIError) {
@@ -31,6 +32,7 @@ extension AppViewModel {
     func sessionRejected() {
         guard session != nil, phase != .login else { return }
         session = nil
+        live?.stop()
         posting = nil
         isConfirmingQuit = false
         forgetModeration()

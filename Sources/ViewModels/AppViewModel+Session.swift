@@ -23,6 +23,7 @@ extension AppViewModel {
         phase = .browsing
         refresh()
         learnRole()
+        startLive()
     }
 
     /// Deletes the session (a failure is only reported: the app forgets it anyway) and goes back
@@ -41,6 +42,7 @@ extension AppViewModel {
             posting = nil
             isConfirmingQuit = false
             forgetModeration()
+            live?.stop()
             store.clear()
             browse = BrowseState()
             isShowingDetails = false

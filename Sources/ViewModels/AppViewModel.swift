@@ -64,13 +64,16 @@ public final class AppViewModel {
     /// How precisely a post may place the student (the `precision` setting); city by default.
     public var postingPrecision: Precision = .city
     let opener: LinkOpener
+    /// The live class map, when the app has a live channel (`AppViewModel+Live`).
+    public let live: LiveFeed?
     public let clock: @Sendable () -> Date
 
     public init(
         api: any OnTheMapAPI, geocoder: any Geocoder, opener: LinkOpener, serverName: String, hint: String? = nil,
         cache: LocationCache? = nil, clock: @escaping @Sendable () -> Date = Date.init,
-        devices: any DeviceLoginAPI = DeviceLoginClient()
+        devices: any DeviceLoginAPI = DeviceLoginClient(), live: (any LiveChannel)? = nil
     ) {
+        self.live = live.map { LiveFeed(channel: $0, clock: clock) }
         self.api = api
         self.devices = devices
         self.geocoder = geocoder
@@ -112,12 +115,13 @@ public final class AppViewModel {
     /// Whether something on screen moves by itself (a spinner, a toast to take down).
     public var isAnimating: Bool {
         store.isLoading || login.isBusy || posting?.isWorking == true || toast != nil
-            || deviceLogin?.isOver == false
+            || deviceLogin?.isOver == false || live?.isAnimating == true
     }
 
     /// Takes down a toast whose time is up; the run loop calls it between events.
     public func tick() {
         if let until = toast?.until, until < clock() { toast = nil }
+        live?.tick()
     }
 
     /// Shows a short note for a few seconds.

@@ -83,6 +83,29 @@ public final class LocationsStore {
         }
     }
 
+    /// Merges one live event: a created, entered or updated row replaces its old copy (or is
+    /// added) in newest-first order; a deleted or left row goes.
+    public func apply(_ op: LiveOp, _ row: StudentInformation) {
+        locations.removeAll { $0.objectId == row.objectId }
+        if op.keepsRow { locations = Self.newestFirst([row] + locations) }
+    }
+
+    /// Merges the live channel's first page (after each (re)subscription): its rows replace
+    /// theirs; a shown row as new as the page's oldest but absent from it was deleted meanwhile
+    /// and goes; older rows (later pages) stay.
+    public func merge(firstPage rows: [StudentInformation]) {
+        let fresh = Set(rows.map(\.objectId))
+        let oldest = rows.compactMap { $0.updatedAt ?? $0.createdAt }.min()
+        let kept = locations.filter { row in
+            guard !fresh.contains(row.objectId), rows.count >= pageSize else { return false }
+            guard let oldest, let date = row.updatedAt ?? row.createdAt else { return true }
+            return date < oldest
+        }
+        locations = Self.newestFirst(rows + kept)
+        updatedAt = now()
+        isOffline = false
+    }
+
     /// When the cached copy was saved, if there is one.
     public var cachedAt: Date? { cache?.load()?.savedAt }
 

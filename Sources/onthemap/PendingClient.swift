@@ -73,3 +73,22 @@ struct PendingClient: OnTheMapAPI {
         try await client().unhideLocation(objectId: objectId)
     }
 }
+
+/// The live channel of the connection once it is made (the built-in server started), with the
+/// client's current session.
+extension PendingClient: LiveChannel {
+    func liveEvents(where whereClause: JSONValue?) -> AsyncStream<LiveEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self)
+        let task = Task {
+            guard let client = await connection.value?.client else {
+                continuation.yield(.refused("cannot reach \(name)"))
+                continuation.finish()
+                return
+            }
+            for await event in client.liveEvents(where: whereClause) { continuation.yield(event) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}

@@ -76,11 +76,12 @@ struct TUICommand: AsyncParsableCommand {
             await connecting.value?.close()
             throw Self.fail(String(describing: error))
         }
+        let pending = PendingClient(connection: connecting, name: name)
         let model = AppViewModel(
-            api: PendingClient(connection: connecting, name: name), geocoder: geocoder,
+            api: pending, geocoder: geocoder,
             opener: LinkOpener(environment: environment), serverName: name,
             hint: embedded ? "Built-in demo server · log in with \(DemoAccount.email) / \(DemoAccount.password)" : nil,
-            cache: LocationCache.forServer(embedded ? "built-in" : name, environment: environment))
+            cache: LocationCache.forServer(embedded ? "built-in" : name, environment: environment), live: pending)
         model.postingPrecision = Precision(rawValue: settings.precision.value) ?? .city
         // The "Log in with …" buttons: what the server offers (none from servers without discovery).
         model.login.discoverProviders()

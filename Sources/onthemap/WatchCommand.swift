@@ -4,81 +4,87 @@ import Foundation
 import OnTheMapModels
 import SafeText
 
-/// `onthemap watch`: one line per LiveQuery event of the class, reconnecting until interrupted.
+/// `onthemap watch`: one line per LiveQuery event until interrupted, reconnecting with the app's
+/// backoff; after a reconnect the rows posted or changed meanwhile are printed too.
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "watch", abstract: "Print each new, changed or deleted location as it happens (LiveQuery).")
+        commandName: "watch", abstract: "Print each new, changed or deleted location as it happens, until interrupted.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     @OptionGroup var serverOptions: ServerOptions
-    @Option(help: "text or json (one event object per line).") var format: Format = .text
-    @Option(name: .customLong("where"), help: #"Only rows matching this Parse where clause (JSON), e.g. '{"mapString":"Lisbon"}'."#)
-    var whereJSON: String?
+    @Option(help: "text, or json (JSON Lines: one object per event).") var format: Format = .text
+    @Option(name: .customLong("where"), help: "A Parse where clause (a JSON object), as for the REST list.")
+    var whereText: String?
 
     func validate() throws {
-        if let whereJSON {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(whereJSON.utf8)), object is [String: Any] else {
-                throw ValidationError("--where must be a JSON object.")
-            }
+        if let whereText {
+            guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(whereText.utf8)),
+                case .object = value
+            else { throw ValidationError("--where must be a JSON object.") }
         }
     }
 
     func run() async throws {
+        let whereClause = whereText.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
         let connection = try await serverOptions.connect()
-        let configuration = connection.client.configuration
-        let subscribe = try LiveQueryMessages.subscribe(requestId: 1, whereJSON: whereJSON)
-        let hello = LiveQueryMessages.connect(
-            applicationId: configuration.parseApplicationID, restAPIKey: configuration.parseRESTAPIKey,
-            sessionToken: connection.client.currentSession?.sessionID)
-        var delay = 1
-        while !Task.isCancelled {
-            let outcome: Result<Void, LiveQuerySocket.Failure> = await LiveQuerySocket.run {
-                do throws(LiveQuerySocket.Failure) {
-                    let socket = try LiveQuerySocket(baseURL: configuration.baseURL)
-                    socket.send(hello)
-                    socket.send(subscribe)
-                    while let message = socket.receive() { Self.print(message, format: format) }
-                    return .success(())
-                } catch {
-                    return .failure(error)
+        // A stored session for this server is sent along (a subscription needs none for public rows).
+        if let stored = StoredSession.load(), stored.server == serverOptions.sessionServerKey,
+            !stored.isExpired(now: Date())
+        {
+            connection.client.resume(stored.userSession)
+        }
+        var known: [String: Date?]?
+        var failure: String?
+        for await event in connection.client.liveEvents(where: whereClause) {
+            switch event {
+            case .live:
+                Diagnostics.note("live: watching \(serverOptions.serverLabel)")
+            case .reconnecting(let seconds, let reason):
+                Diagnostics.note("\(SafeText.clean(reason)); reconnecting in \(Int(seconds.rounded(.up))) s")
+            case .refused(let message):
+                failure = message
+            case .firstPage(let rows):
+                // The first time: what is there already. After a reconnect: what changed meanwhile.
+                if let seen = known {
+                    for row in rows.reversed() where seen[row.objectId] != row.updatedAt {
+                        print(seen[row.objectId] == nil ? .create : .update, row)
+                    }
                 }
+                var seen = known ?? [:]
+                for row in rows { seen[row.objectId] = row.updatedAt }
+                known = seen
+            case .change(let op, let row):
+                known?[row.objectId] = op.keepsRow ? row.updatedAt : nil
+                print(op, row)
             }
-            switch outcome {
-            case .success: delay = 1  // it was up; the next drop waits from 1 s again
-            case .failure(let failure): Diagnostics.warn(failure.description)
-            }
-            Self.status("reconnecting in \(delay) s")
-            try await Task.sleep(for: .seconds(delay))
-            delay = min(delay * 2, 30)
         }
         await connection.close()
+        if let failure { throw Self.fail("the server refused the subscription: \(failure)") }
     }
 
-    /// One line per event on stdout; the protocol's replies and errors on stderr.
-    static func print(_ message: String, format: Format) {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(message.utf8))) as? [String: Any],
-            let op = object["op"] as? String
-        else { return }
-        switch op {
-        case "create", "update", "enter", "leave", "delete":
-            let line: String
-            switch format {
-            case .json: line = SafeText.escapingControls(inJSON: message)
-            case .text:
-                let row = object["object"] as? [String: Any] ?? [:]
-                func field(_ name: String) -> String { SafeText.clean((row[name] as? String) ?? "") }
-                let name = "\(field("firstName")) \(field("lastName"))".trimmingCharacters(in: .whitespaces)
-                line = "\(op.padding(toLength: 6, withPad: " ", startingAt: 0)) \(name) — \(field("mapString")) [\(field("objectId"))]"
-            }
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
-        case "connected": status("live")
-        case "error": status("error: \(SafeText.clean((object["error"] as? String) ?? "unknown"))")
-        default: break
+    private func print(_ op: LiveOp, _ row: StudentInformation) {
+        FileHandle.standardOutput.write(Data((Self.line(op, row, format: format) + "\n").utf8))
+    }
+
+    /// One event as a line: JSON (`{"object":{…},"op":"create"}`, controls escaped like `list`'s
+    /// JSON) or text (op, name, place, link, objectId; cleaned).
+    static func line(_ op: LiveOp, _ row: StudentInformation, format: Format) -> String {
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let data = (try? encoder.encode(Event(op: op.rawValue, object: row))) ?? Data("{}".utf8)
+            return SafeText.escapingControls(inJSON: String(decoding: data, as: UTF8.self))
+        case .text:
+            let parts = [row.fullName, row.mapString, row.mediaURL].map(SafeText.clean).filter { !$0.isEmpty }
+            return op.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) + parts.joined(separator: " · ")
+                + " (\(SafeText.clean(row.objectId)))"
         }
     }
 
-    static func status(_ text: String) {
-        FileHandle.standardError.write(Data("onthemap watch: \(SafeText.clean(text))\n".utf8))
+    private struct Event: Encodable {
+        var op: String
+        var object: StudentInformation
     }
 }

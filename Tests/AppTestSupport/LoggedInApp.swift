@@ -1,4 +1,5 @@
 import Foundation
+import APIClient
 import ViewModels
 
 /// An app view-model over `api` (a `FakeAPI` by default) that has logged in with the demo
@@ -7,11 +8,12 @@ import ViewModels
 /// - Returns: `nil` when the login or the download did not finish in `eventually`'s time.
 @MainActor
 public func loggedInApp(
-    api: FakeAPI = FakeAPI(), serverName: String = "127.0.0.1:8080"
+    api: FakeAPI = FakeAPI(), serverName: String = "127.0.0.1:8080", live: FakeLiveChannel? = nil,
+    clock: @escaping @Sendable () -> Date = TestClock.fixed
 ) async -> AppViewModel? {
     let model = AppViewModel(
         api: api, geocoder: FakeGeocoder(), opener: LinkOpener(environment: [:]), serverName: serverName,
-        clock: TestClock.fixed)
+        clock: clock, live: live)
     model.login.email = "demo@onthemap.example"
     model.login.password = "onthemap"
     model.submitLogin()

@@ -27,19 +27,7 @@ import Testing
     static func run(
         _ arguments: [String], dataHome: URL, input: String? = nil, environment extra: [String: String] = [:]
     ) throws -> Run {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment.filter {
-            !$0.key.hasPrefix("ONTHEMAP_") && $0.key != "ACCESSIBLE"
-        }
-        environment["XDG_DATA_HOME"] = dataHome.path
-        // A login's stored session stays in the test's folder, never in the real home's state.
-        environment["XDG_STATE_HOME"] = dataHome.appendingPathComponent("state").path
-        // No settings file of the developer's changes what a test sees.
-        environment["XDG_CONFIG_HOME"] = dataHome.appendingPathComponent("config").path
-        environment.merge(extra) { $1 }
-        process.environment = environment
+        let process = makeProcess(arguments, dataHome: dataHome, environment: extra)
         let (stdin, out, err) = (Pipe(), Pipe(), Pipe())
         if input != nil { process.standardInput = stdin }
         process.standardOutput = out
@@ -55,6 +43,25 @@ import Testing
         return Run(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// The real `onthemap` with `arguments`, set up as `run` describes, not yet started (for a
+    /// command that runs until stopped, such as `watch`).
+    static func makeProcess(_ arguments: [String], dataHome: URL, environment extra: [String: String] = [:]) -> Process {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("ONTHEMAP_") && $0.key != "ACCESSIBLE"
+        }
+        environment["XDG_DATA_HOME"] = dataHome.path
+        // A login's stored session stays in the test's folder, never in the real home's state.
+        environment["XDG_STATE_HOME"] = dataHome.appendingPathComponent("state").path
+        // No settings file of the developer's changes what a test sees.
+        environment["XDG_CONFIG_HOME"] = dataHome.appendingPathComponent("config").path
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        return process
     }
 
     /// `run` on a thread of its own: it blocks until the process ends, and a test server in this

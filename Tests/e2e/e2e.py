@@ -640,6 +640,48 @@ def moderator_hides_a_row():
         wait_text(session, "[exit 0]")
 
 
+@test("live: a post through REST appears on two apps' map and table, with its toast, no key pressed")
+def live_post():
+    start_app("livemap", SERVER, width=140)
+    log_in("livemap")
+    start_app("livetable", SERVER, width=140)
+    log_in("livetable")
+    for session in ("livemap", "livetable"):
+        wait_for(session, lambda text: " · live · " in text, what="the live status")
+    keys("livetable", "2")
+    wait_text("livetable", "Updated")
+    before = wait_for("livemap", lambda text: re.search(r"(\d+) locations", text), what="the count")
+    count = int(re.search(r"(\d+) locations", before).group(1))
+    api("/v1/StudentLocation", "POST", {
+        "uniqueKey": "e2e-live", "firstName": "Ada", "lastName": "Lovelace", "mapString": "Lisbon",
+        "mediaURL": "https://ada.example/live", "latitude": 38.72, "longitude": -9.14})
+    for session in ("livemap", "livetable"):
+        wait_text(session, "Ada Lovelace posted from Lisbon")
+    wait_text("livemap", "new: Ada Lovelace (Lisbon)")
+    wait_text("livemap", f"{count + 1} locations")
+    # On top of the rows of the same age or older (rows dated in the future, as the hostile ones, stay above it).
+    wait_for("livetable", lambda text: any("new Ada Lovelace" in row and "Lisbon" in row for row in data_rows(text)),
+             what="the new row, tagged")
+
+
+@test("live: the server restarted on the same port -> the app reconnects and shows a row posted while away")
+def live_reconnect():
+    port = int(SERVER.rsplit(":", 1)[1])
+    stop_server()
+    wait_for("livetable", lambda text: "reconnecting" in text, what="reconnecting in the footer")
+    now = time.strftime("%Y-%m-%dT%H:%M:%S.999Z", time.gmtime(time.time() + 7200))
+    with sqlite3.connect(DATABASE, timeout=10) as db:
+        db.execute(
+            "INSERT INTO student_location (object_id, unique_key, first_name, last_name, map_string, media_url,"
+            " latitude, longitude, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            ("away1", "e2e-away", "Grace", "Away", "Porto", "https://grace.example", 41.15, -8.61, now, now))
+    start_server(port=port)
+    assert SERVER.endswith(f":{port}"), SERVER
+    screen = wait_for("livetable", lambda text: " · live · " in text and any("Grace Away" in row for row in data_rows(text)),
+                      timeout=45, what="live again with the row posted while away")
+    assert "Porto" in next(row for row in data_rows(screen) if "Grace Away" in row)
+
+
 @test("server stopped -> 'cannot reach' alert")
 def server_stopped():
     stop_server()
@@ -685,12 +727,14 @@ SERVER = ""
 LIST_CACHE_SECONDS = 1  # the server's default, given explicitly because insert_hostile_rows waits it out
 
 
-def start_server():
+def start_server(port=0):
+    """Seeds the demo class (first start) and serves DATABASE on `port` (0: a free one)."""
     global SERVER_PROCESS, SERVER
-    subprocess.run([f"{BIN}/onthemap-server", "seed", "--demo", "--database", DATABASE], check=True, capture_output=True)
+    if port == 0:
+        subprocess.run([f"{BIN}/onthemap-server", "seed", "--demo", "--database", DATABASE], check=True, capture_output=True)
     log = open(os.path.join(WORK, "server.log"), "w")
     SERVER_PROCESS = subprocess.Popen(
-        [f"{BIN}/onthemap-server", "serve", "--port", "0", "--database", DATABASE, "--open-writes", "--log-level", "notice",
+        [f"{BIN}/onthemap-server", "serve", "--port", str(port), "--database", DATABASE, "--open-writes", "--log-level", "notice",
          "--list-cache-seconds", str(LIST_CACHE_SECONDS)],
         stdout=log, stderr=subprocess.STDOUT)
     deadline = time.time() + 30

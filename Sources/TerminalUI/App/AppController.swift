@@ -52,12 +52,14 @@ public final class AppController {
         case .browsing, .posting:
             var model = MainModel(
                 rows: app.visibleRows, totalCount: app.store.locations.count, browse: app.browse,
-                status: app.store.statusText(), server: app.serverName, accountKey: app.session?.accountKey,
+                status: app.store.statusText() + (app.live.map { " · " + $0.statusText } ?? ""),
+                server: app.serverName, accountKey: app.session?.accountKey,
                 now: app.clock(), milliseconds: milliseconds, isRefreshing: app.store.isLoading,
                 annotationOpen: app.isShowingDetails, helpOpen: app.isHelpOpen, toast: app.toast?.text,
                 alert: app.alert, map: map, ascii: ascii, keys: keys, home: app.ownPin)
             (model.accessible, model.announcement) = (accessible, accessible ? announcement : nil)
             model.isModerator = app.isModerator
+            model.newRows = app.live.map { live in Set(live.marks.keys.filter(live.isNew)) } ?? []
             frame = MainScreen.render(model, width: width, height: height)
             if !app.hasAlert, app.phase == .browsing { drawYourDataOverlays(&frame) }
             if accessible { sayAnnouncement(&frame, model: model) }

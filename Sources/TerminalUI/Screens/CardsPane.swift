@@ -38,8 +38,8 @@ public enum CardsPane {
             let inner = card.inset(1)
             let nameStyle = isSelected ? Style(bold: true, reverse: true) : Style.bold
             buffer.put(
-                (mine ? "● " : "") + RowLook.hiddenMark(row) + SafeText.clean(row.fullName)
-                    + (mine && model.accessible ? " (you)" : ""),
+                (mine ? "● " : "") + (model.newRows.contains(row.objectId) ? "new " : "") + RowLook.hiddenMark(row)
+                    + SafeText.clean(row.fullName) + (mine && model.accessible ? " (you)" : ""),
                 x: inner.x, y: inner.y, style: nameStyle, maxWidth: inner.width)
             buffer.put(SafeText.clean(row.mapString), x: inner.x, y: inner.y + 1, maxWidth: inner.width)
             let km = RowFacts.distanceText(RowFacts.distance(of: row, from: model.home))

@@ -58,6 +58,8 @@ public struct MainModel: Sendable {
     public var announcement: String?
     /// A moderator's main view has its own keys (footer and help).
     public var isModerator = false
+    /// Rows (by objectId) that arrived live a moment ago: tagged `new` in the table and the cards.
+    public var newRows: Set<String> = []
 
     public init(
         rows: [StudentInformation], totalCount: Int, browse: BrowseState, status: String, server: String,

@@ -12,7 +12,8 @@ public enum MapPane {
         Rect(x: pane.x, y: pane.y, width: pane.width, height: pane.height - 1)
     }
 
-    /// The pins for `rows`: own rows, matches of the filter and the selection stand out.
+    /// The pins for `rows`: own rows, matches of the filter, rows that just arrived live and the
+    /// selection stand out.
     public static func pins(_ model: MainModel) -> [MapPin] {
         let selectedID = model.selected?.objectId
         let filtering = !model.browse.filter.isEmpty
@@ -20,7 +21,8 @@ public enum MapPane {
             let style: PinStyle =
                 row.objectId == selectedID
                 ? .selected
-                : (model.accountKey != nil && row.uniqueKey == model.accountKey) ? .own : filtering ? .match : .normal
+                : (model.accountKey != nil && row.uniqueKey == model.accountKey) ? .own
+                : filtering || model.newRows.contains(row.objectId) ? .match : .normal
             // The selected pin's student is named beside it on the map.
             let label = style == .selected ? SafeText.clean(row.fullName) : nil
             return MapPin(
@@ -57,7 +59,7 @@ public enum MapPane {
         let onScreen = hotspots.count
         let scale = MapScale(viewport)
         let legend =
-            "\(scale.bar(ascii: model.ascii)) · \(scale.center(ascii: model.ascii))"
+            newPins(model) + "\(scale.bar(ascii: model.ascii)) · \(scale.center(ascii: model.ascii))"
             + " · zoom \(Int(viewport.zoom))\(model.ascii ? "x" : "×") · "
             + "\(onScreen) of \(model.rows.count) pins here"
         buffer.put(legend, x: rect.x + 1, y: rect.maxY - 1, style: .dim, maxWidth: rect.width - 2)
@@ -66,6 +68,16 @@ public enum MapPane {
             annotation(&buffer, for: selected, near: spot, model: model, in: area)
         }
         return hotspots
+    }
+
+    /// "new: Ada Lovelace (Lisbon) · " for the rows that just arrived live (the newest, and how
+    /// many more): the map's mark in text, beside the pins' colour; first, so a narrow pane
+    /// shortens the scale rather than the news.
+    static func newPins(_ model: MainModel) -> String {
+        let fresh = model.rows.filter { model.newRows.contains($0.objectId) }
+        guard let first = fresh.first else { return "" }
+        let more = fresh.count > 1 ? " +\(fresh.count - 1)" : ""
+        return "new: \(SafeText.clean(first.fullName)) (\(SafeText.clean(first.mapString)))\(more) · "
     }
 
     static func annotation(

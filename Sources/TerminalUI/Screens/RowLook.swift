@@ -20,6 +20,9 @@ enum RowLook {
         }
     }
 
+    /// A row that arrived live a moment ago (with its `new` tag in text).
+    static let newTag = Style(foreground: .green, bold: true)
+
     /// The row's style with a look laid over it (colours and weight; the row keeps its
     /// background and the selection's reverse).
     static func over(_ row: Style, _ look: Style) -> Style {

@@ -72,8 +72,13 @@ public enum TablePane {
             let date = row.updatedAt ?? row.createdAt
             let km = RowFacts.distanceText(RowFacts.distance(of: row, from: model.home))
             var column = rect.x + 2
+            let isNew = model.newRows.contains(row.objectId)
             let cells: [(String, Style)] = [
-                (RowLook.hiddenMark(row) + SafeText.clean(row.fullName) + you, style), (SafeText.clean(row.mapString), style),
+                (
+                    (isNew ? "new " : "") + RowLook.hiddenMark(row) + SafeText.clean(row.fullName) + you,
+                    isNew ? RowLook.over(style, RowLook.newTag) : style
+                ),
+                (SafeText.clean(row.mapString), style),
                 (RowFacts.country(of: row) ?? "", style),
                 (String(repeating: " ", count: max(0, widths[3] - km.count)) + km, style), ("", style),
                 (date.map { AgeText.text(from: $0, now: model.now) } ?? "–", RowLook.over(style, RowLook.recency(date, now: model.now))),
