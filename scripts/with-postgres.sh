@@ -35,7 +35,7 @@ trap stop EXIT
 "${as_owner[@]}" "$bindir/initdb" -D "$workdir/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$workdir/initdb.log" 2>&1 \
     || { cat "$workdir/initdb.log" >&2; exit 1; }
 "${as_owner[@]}" "$bindir/pg_ctl" -D "$workdir/data" -l "$workdir/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$workdir -c fsync=on -c max_connections=200" \
+    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$workdir -c fsync=on -c max_connections=500" \
     start >/dev/null || { cat "$workdir/server.log" >&2; exit 1; }
 "$bindir/psql" -h 127.0.0.1 -p "$port" -U postgres -qAt -c "CREATE DATABASE onthemap_test" >/dev/null 2>&1 \
     || psql -h 127.0.0.1 -p "$port" -U postgres -qAt -c "CREATE DATABASE onthemap_test" >/dev/null
