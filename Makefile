@@ -8,7 +8,7 @@ TEST_APT_PACKAGES := tmux python3 postgresql lintian man-db dpkg-dev libcurl4-op
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps test-deps build run test test-packages release install deb bench-install bench bench-tui bench-server soak fuzz data clean
+.PHONY: all deps test-deps build run test test-packages release install deb bench-install bench bench-tui bench-server bench-live soak fuzz data clean
 
 all: build
 
@@ -112,6 +112,12 @@ bench-tui: bench-install
 ## rows (Benchmarks.md, "Server load").
 bench-server: bench-install
 	bash scripts/bench-server.sh "$(BENCH_ROOT)/usr/bin/onthemap-server"
+
+## bench-live: LiveQuery from a POST's 201 to the event at 1,000 subscribers, and the server's
+## memory with 10,000 idle subscribers (Benchmarks.md, "Live class map"), on the installed server.
+bench-live: bench-install
+	@$(call install_missing,python3)
+	python3 scripts/bench-live.py "$(BENCH_ROOT)/usr/bin"
 
 ## soak: ten minutes of mixed reads and writes against a real server; 0 errors, memory sampled.
 soak: build

@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""LiveQuery figures for Benchmarks.md ("Live class map"), against the installed onthemap-server.
+
+    python3 scripts/bench-live.py BIN_DIR [--subscribers 1000] [--posts 100] [--idle 10000]
+
+1. Latency: SUBSCRIBERS sockets subscribe to every StudentLocation row; POSTS rows are posted one
+   at a time (the next once every socket has its event). For each event: the time from the
+   POST's 201 (read in full) to that socket reading the event, and from the POST being sent.
+   An event can reach a socket before the 201 reaches the poster (the fan-out runs beside the
+   answer): those count as 0 ms from the 201.
+2. Memory: IDLE sockets connect and subscribe and then stay idle; the server's resident memory
+   (VmRSS) before any socket and with all of them open.
+
+Every client is in this one Python process (asyncio), so the latencies include its own reading
+of SUBSCRIBERS sockets per event: they are an upper bound of the server's part. The server runs
+with --open-writes (the posts need no session) and its socket limits raised to fit.
+"""
+import argparse
+import asyncio
+import base64
+import json
+import os
+import resource
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def frame(text):
+    """A masked client text frame."""
+    data = text.encode()
+    mask = os.urandom(4)
+    length = len(data)
+    if length < 126:
+        header = bytes([0x81, 0x80 | length])
+    elif length < 65536:
+        header = bytes([0x81, 0x80 | 126]) + struct.pack(">H", length)
+    else:
+        header = bytes([0x81, 0x80 | 127]) + struct.pack(">Q", length)
+    return header + mask + bytes(byte ^ mask[index % 4] for index, byte in enumerate(data))
+
+
+class Subscriber:
+    """One LiveQuery socket that has subscribed to every row."""
+
+    def __init__(self, reader, writer):
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, port):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(
+            (f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+             f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = await reader.readuntil(b"\r\n\r\n")
+        if b" 101 " not in head.split(b"\r\n", 1)[0]:
+            raise RuntimeError(f"no upgrade: {head[:80]!r}")
+        subscriber = cls(reader, writer)
+        writer.write(frame(json.dumps({"op": "connect", "applicationId": "bench"})))
+        await subscriber.expect("connected")
+        writer.write(frame(json.dumps(
+            {"op": "subscribe", "requestId": 1, "query": {"className": "StudentLocation", "where": {}}})))
+        await subscriber.expect("subscribed")
+        return subscriber
+
+    async def message(self):
+        """The next text message (pings are answered, other control frames skipped)."""
+        while True:
+            first, second = await self.reader.readexactly(2)
+            length = second & 0x7F
+            if length == 126:
+                length = struct.unpack(">H", await self.reader.readexactly(2))[0]
+            elif length == 127:
+                length = struct.unpack(">Q", await self.reader.readexactly(8))[0]
+            payload = await self.reader.readexactly(length)
+            opcode = first & 0x0F
+            if opcode == 0x9:  # ping → pong
+                mask = os.urandom(4)
+                self.writer.write(bytes([0x8A, 0x80 | len(payload)]) + mask
+                                  + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+                continue
+            if opcode == 0x8:
+                raise ConnectionError("closed by the server")
+            if opcode == 0x1:
+                return json.loads(payload)
+
+    async def expect(self, op):
+        message = await self.message()
+        if message.get("op") != op:
+            raise RuntimeError(f"expected {op}, got {message}")
+        return message
+
+
+async def post(port, index):
+    """One POST on a connection of its own; returns (sent, answered, objectId)."""
+    body = json.dumps({"uniqueKey": f"bench{index}", "firstName": "Live", "lastName": f"Bench {index}",
+                       "mapString": "Lisbon", "mediaURL": "https://example.com", "latitude": 38.72,
+                       "longitude": -9.14}).encode()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    request = (f"POST /parse/classes/StudentLocation HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+               f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+               ).encode() + body
+    sent = time.perf_counter()
+    writer.write(request)
+    answer = await reader.read()
+    answered = time.perf_counter()
+    writer.close()
+    head, _, payload = answer.partition(b"\r\n\r\n")
+    if b" 201 " not in head.split(b"\r\n", 1)[0]:
+        raise RuntimeError(f"POST: {head[:80]!r}")
+    return sent, answered, json.loads(payload)["objectId"]
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def latency(port, subscribers, posts):
+    sockets = []
+    for start in range(0, subscribers, 100):
+        sockets += await asyncio.gather(*(Subscriber.open(port) for _ in range(start, min(subscribers, start + 100))))
+    from_answer, from_sent = [], []
+    for index in range(posts):
+        arrivals = {}
+
+        async def wait(number, subscriber):
+            while True:
+                message = await subscriber.message()
+                if message.get("op") == "create":
+                    arrivals[number] = (time.perf_counter(), message["object"]["objectId"])
+                    return
+
+        waiting = [asyncio.create_task(wait(number, subscriber)) for number, subscriber in enumerate(sockets)]
+        sent, answered, object_id = await post(port, index)
+        await asyncio.wait_for(asyncio.gather(*waiting), timeout=30)
+        for arrived, got in arrivals.values():
+            if got != object_id:
+                raise RuntimeError("an event for another row")
+            from_answer.append(max(0.0, arrived - answered) * 1000)
+            from_sent.append((arrived - sent) * 1000)
+    for subscriber in sockets:
+        subscriber.writer.close()
+    return from_answer, from_sent
+
+
+async def idle_memory(port, pid, count):
+    sockets = []
+    for start in range(0, count, 250):
+        sockets += await asyncio.gather(*(Subscriber.open(port) for _ in range(start, min(count, start + 250))))
+    await asyncio.sleep(1)  # let the server settle after the last subscribe (a reading, not a wait for an event)
+    figure = rss_mb(pid)
+    for subscriber in sockets:
+        subscriber.writer.close()
+    return figure
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bin")
+    parser.add_argument("--subscribers", type=int, default=1000)
+    parser.add_argument("--posts", type=int, default=100)
+    parser.add_argument("--idle", type=int, default=10000)
+    arguments = parser.parse_args()
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
+    workdir = tempfile.mkdtemp(prefix="onthemap-bench-live.")
+    port = free_port()
+    room = str(arguments.idle + arguments.subscribers + 100)
+    server = subprocess.Popen(
+        [os.path.join(arguments.bin, "onthemap-server"), "serve", "--port", str(port),
+         "--database", os.path.join(workdir, "live.sqlite"), "--open-writes", "--log-level", "warning",
+         "--max-connections", room, "--live-max-connections", room, "--live-connections-per-address", room],
+        stdout=subprocess.DEVNULL, stderr=open(os.path.join(workdir, "server.log"), "w"))
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.time() > deadline or server.poll() is not None:
+                    sys.exit("bench-live: the server did not start (see " + workdir + "/server.log)")
+                time.sleep(0.1)
+        before = rss_mb(server.pid)
+        from_answer, from_sent = asyncio.run(latency(port, arguments.subscribers, arguments.posts))
+        print(f"{arguments.subscribers} subscribers, {arguments.posts} posts, {len(from_answer)} events")
+        print(f"  POST 201 -> event: p50 {statistics.median(from_answer):.1f} ms, "
+              f"p99 {percentile(from_answer, 0.99):.1f} ms, max {max(from_answer):.1f} ms")
+        print(f"  POST sent -> event: p50 {statistics.median(from_sent):.1f} ms, "
+              f"p99 {percentile(from_sent, 0.99):.1f} ms")
+        idle = asyncio.run(idle_memory(port, server.pid, arguments.idle))
+        print(f"server resident memory: {before:.1f} MB at start, {idle:.1f} MB with {arguments.idle} idle subscribers")
+        if server.poll() is not None:
+            sys.exit("bench-live: the server died")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
