@@ -129,4 +129,7 @@ final class LiveQueryConnection: Sendable {
     }
 
     func finish() { outbox.finish() }
+
+    /// Whether the queue overflowed (the subscriber stopped reading), as opposed to the socket ending.
+    var hasOverflowed: Bool { state.withLockedValue { $0.overflowed } }
 }

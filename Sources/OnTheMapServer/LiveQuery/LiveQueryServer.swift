@@ -98,7 +98,9 @@ final class LiveQueryServer: Sendable {
                 for await message in connection.messages {
                     do { try await outbound.write(.text(message)) } catch { return }
                 }
-                try? await outbound.close(.policyViolation, reason: "subscriber too slow")
+                // The queue ended: a subscriber that stopped reading is told why; a socket whose
+                // client left (or sent what ended it) is closed as the inbound side decided.
+                if connection.hasOverflowed { try? await outbound.close(.policyViolation, reason: "subscriber too slow") }
             }
             group.addTask { [limits] in
                 try? await Task.sleep(for: .milliseconds(Int64(limits.connectSeconds * 1000)))
