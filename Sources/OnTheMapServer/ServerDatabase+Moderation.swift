@@ -60,12 +60,11 @@ extension ServerDatabase {
     /// The rows of one account (key or email), or every row; only hidden ones when `hiddenOnly`.
     /// At most `limit`, newest first.
     public func locations(account: String?, hiddenOnly: Bool, limit: Int = 1000) async throws -> [LocationSummary] {
-        var query = ListQuery(order: [.init(field: .updatedAt, descending: true)], limit: hiddenOnly ? 100_000 : limit)
-        if let account {
-            query.predicate = .compare(.uniqueKey, .equal, .text(try await accountKey(account)))
-        }
-        let rows = try await storage.locations(query).rows.filter { !hiddenOnly || $0.isHidden }.prefix(limit)
-        return rows.map {
+        let newest = [ListQuery.SortKey(field: .updatedAt, descending: true)]
+        var query = ListQuery(order: newest, limit: limit)
+        if let account { query = .rows(of: try await accountKey(account), order: newest, limit: limit) }
+        if hiddenOnly { query.visibility = .hiddenOnly }
+        return try await storage.locations(query).rows.map {
             LocationSummary(
                 objectId: $0.objectId, uniqueKey: $0.uniqueKey ?? "",
                 name: [$0.firstName, $0.lastName].compactMap { $0 }.joined(separator: " "),

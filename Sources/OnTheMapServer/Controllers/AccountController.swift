@@ -67,10 +67,7 @@ struct AccountController: Sendable {
     private func export(_ request: Request, key: String) async throws -> Response {
         let account = try await ownAccount(request, key: key)
         let rows = try await storage.locations(
-            ListQuery(
-                predicate: .compare(.uniqueKey, .equal, .text(key)),
-                order: [.init(field: .createdAt, descending: false)],
-                limit: Self.maxExportedRows)
+            .rows(of: key, order: [.init(field: .createdAt, descending: false)], limit: Self.maxExportedRows)
         ).rows
         let exported = ExportedAccount(
             key: account.key, email: account.email, firstName: account.firstName, lastName: account.lastName,

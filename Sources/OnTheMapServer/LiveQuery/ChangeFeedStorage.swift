@@ -75,9 +75,7 @@ struct ChangeFeedStorage: ServerStorage {
 
     /// Every row of one account, hidden ones included.
     private func ownedRows(_ key: String) async throws -> [StoredLocation] {
-        try await base.locations(
-            ListQuery(predicate: .compare(.uniqueKey, .equal, .text(key)), order: [], limit: 100_000)
-        ).rows
+        try await base.locations(.rows(of: key, limit: 100_000)).rows
     }
 
     // MARK: Passed through

@@ -15,6 +15,12 @@ package struct ListQuery: Sendable, Hashable {
     /// Which rows the caller may see; every row unless a request's caller narrows it (`Access`).
     package var visibility: RowVisibility = .all
 
+    /// Every row of one account (hidden ones too), in `order`: exports, moderation and the
+    /// change feed's reads of an account's rows.
+    package static func rows(of accountKey: String, order: [SortKey] = [], limit: Int) -> ListQuery {
+        ListQuery(predicate: .compare(.uniqueKey, .equal, .text(accountKey)), order: order, limit: limit)
+    }
+
     /// Reads Parse's query parameters (`limit skip order count keys where`, and v1's
     /// `uniqueKey`), refusing anything else with 102 as Parse Server does.
     ///

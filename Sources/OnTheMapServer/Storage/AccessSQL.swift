@@ -14,6 +14,7 @@ package enum AccessSQL {
         case .all: return (nil, nil)
         case .public: return ("hidden_at IS NULL", nil)
         case .publicAndOwn(let key): return ("(hidden_at IS NULL OR unique_key = \(p(index)))", key)
+        case .hiddenOnly: return ("hidden_at IS NOT NULL", nil)
         }
     }
 

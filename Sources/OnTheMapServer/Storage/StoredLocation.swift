@@ -184,4 +184,6 @@ package enum RowVisibility: Sendable, Hashable {
     case publicAndOwn(String)
     /// Every row (moderators, administration, export).
     case all
+    /// Hidden rows only (`onthemap-server location list --hidden`).
+    case hiddenOnly
 }
