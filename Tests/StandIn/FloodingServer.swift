@@ -25,24 +25,7 @@ public final class FloodingServer: @unchecked Sendable {
     public init(_ mode: Mode) throws {
         self.mode = mode
         signal(SIGPIPE, SIG_IGN)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        (listener, port) = try loopbackListener(backlog: 16)
         Thread { [self] in
             while true {
                 let connection = accept(listener, nil, nil)

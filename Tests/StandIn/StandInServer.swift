@@ -49,25 +49,7 @@ public final class StandInServer: @unchecked Sendable {
 
     public init(handler: @escaping @Sendable (Request) -> Response) throws {
         self.handler = handler
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        (listener, port) = try loopbackListener(backlog: 64)
         let thread = Thread { [self] in serve() }
         thread.start()
     }
@@ -164,4 +146,26 @@ public func closedPort() -> UInt16 {
     }
     close(fd)
     return UInt16(bigEndian: address.sin_port)
+}
+
+/// A TCP socket listening on 127.0.0.1 at a free port, and that port (the stand-ins' one way in).
+func loopbackListener(backlog: Int32) throws -> (fd: Int32, port: UInt16) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EMFILE) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    }
+    guard bound == 0, listen(fd, backlog) == 0 else {
+        close(fd)
+        throw POSIXError(.EADDRINUSE)
+    }
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    return (fd, UInt16(bigEndian: address.sin_port))
 }
