@@ -35,6 +35,9 @@ package final class AsyncHTTPProviderExchange: ProviderExchange {
         // A provider's API endpoints answer where they are asked: a redirect is its answer (and
         // a bearer token is never carried to another host).
         configuration.redirectConfiguration = .disallow
+        // HTTP/1.1 only: over HTTP/2 AsyncHTTPClient opens an 8 MB flow-control window, which a
+        // provider could fill ahead of the reader; on HTTP/1.1 the socket is read only on demand.
+        configuration.httpVersion = .http1Only
         // Plain bytes: no decompression, whose output the cap would not see coming.
         configuration.decompression = .disabled
         // Idle-connection limits below the whole-exchange deadline that `send` enforces.
