@@ -67,7 +67,8 @@ package final class AsyncHTTPProviderExchange: ProviderExchange {
         let (client, prepared) = (self.client, outgoing)
         return try await withThrowingTaskGroup(of: ProviderAnswer?.self) { group in
             group.addTask {
-                try await Self.exchange(prepared, client: client, maxBytes: maxBytes, deadline: .now() + TimeAmount(deadline))
+                try await Self.exchange(
+                    prepared, client: client, maxBytes: maxBytes, deadline: .now() + TimeAmount(deadline))
             }
             group.addTask {
                 try await Task.sleep(for: deadline)

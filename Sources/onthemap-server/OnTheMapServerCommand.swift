@@ -147,7 +147,8 @@ extension OnTheMapServerCommand {
             let built: ServerApplication.Built
             do {
                 built = try await ServerApplication.build(configuration: configuration, logger: logger) { [configuration] port in
-                    serverLogger.notice("onthemap-server listening on http://\(configuration.host):\(port) (database \(configuration.database))")
+                    serverLogger.notice(
+                        "onthemap-server listening on http://\(configuration.host):\(port) (database \(configuration.database))")
                 }
             } catch {
                 await providers.shutdown()

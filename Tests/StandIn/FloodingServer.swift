@@ -67,9 +67,11 @@ public final class FloodingServer: @unchecked Sendable {
                 sent += part
             }
         case .chunked(let count):
-            guard send(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
-            else { return }
-            let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: UInt8(ascii: " "), count: 65536) + Array("\r\n".utf8)
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            guard send(connection, head) else { return }
+            // 0x10000 = 65,536 bytes a chunk.
+            let chunk =
+                Array("10000\r\n".utf8) + [UInt8](repeating: UInt8(ascii: " "), count: 65536) + Array("\r\n".utf8)
             var sent = 0
             while sent < count {
                 guard send(connection, chunk) else { return }

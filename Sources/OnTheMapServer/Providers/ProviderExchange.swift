@@ -67,7 +67,8 @@ package struct URLSessionProviderExchange: ProviderExchange {
 
     package func send(_ request: ProviderRequest, maxBytes: Int, deadline: Duration) async throws -> ProviderAnswer {
         let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
-        var outgoing = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: seconds)
+        var outgoing = URLRequest(
+            url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: seconds)
         outgoing.httpMethod = request.method
         outgoing.httpBody = request.body
         for (name, value) in request.headers { outgoing.setValue(value, forHTTPHeaderField: name) }
