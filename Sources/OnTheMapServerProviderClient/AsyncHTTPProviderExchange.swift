@@ -40,7 +40,7 @@ package final class AsyncHTTPProviderExchange: ProviderExchange {
         configuration.httpVersion = .http1Only
         // Plain bytes: no decompression, whose output the cap would not see coming.
         configuration.decompression = .disabled
-        // Idle-connection limits below the whole-exchange deadline that `send` enforces.
+        // AsyncHTTPClient's own connect and idle-read limits; `send` bounds the whole exchange.
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(10))
         // A provider that refuses the connection is down: the login answers 502 at once instead of
         // retrying with backoff until the deadline (AsyncHTTPClient's default).
