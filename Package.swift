@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // MARK: - Shared
@@ -103,6 +104,18 @@ let package = Package(
             ]
         ),
 
+        /// The requests to login providers through AsyncHTTPClient (read with backpressure, NIOSSL for
+        /// TLS): linked by `onthemap-server` only, like the PostgreSQL storage.
+        .target(
+            name: "OnTheMapServerProviderClient",
+            dependencies: [
+                "OnTheMapServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+
         /// `StandInServer`, a scripted HTTP server on loopback (Foundation only): recorded geocoder
         /// answers, a hostile server, the login providers' stand-ins.
         .target(name: "StandIn", path: "Tests/StandIn"),
@@ -111,7 +124,8 @@ let package = Package(
         .target(
             name: "ServerTestSupport",
             dependencies: [
-                "OnTheMapServer", "OnTheMapServerPostgres", "StandIn", .product(name: "Logging", package: "swift-log"),
+                "OnTheMapServer", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "StandIn",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tests/ServerTestSupport"
@@ -163,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "onthemap-server",
             dependencies: [
-                "OnTheMapServer", "OnTheMapServerPostgres", "SafeText",
+                "OnTheMapServer", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "SafeText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import OnTheMapServer
 import OnTheMapServerPostgres
+import OnTheMapServerProviderClient
 
 /// `onthemap-server`: the wire-compatible On the Map server and its administration.
 @main
@@ -137,13 +138,30 @@ extension OnTheMapServerCommand {
                 .flatMap { $0.isEmpty ? nil : $0 }
             (configuration.facebook, configuration.oauthProviders) = try providers.resolve()
             configuration.postgres = .live
+            // The one client of the process for login providers' answers (read with backpressure),
+            // shut down once the server has stopped.
+            let providers = AsyncHTTPProviderExchange()
+            configuration.providerExchange = providers
             AccessOptions.warnAboutProxy(configuration, logger: logger)
             let serverLogger = logger
-            let built = try await ServerApplication.build(configuration: configuration, logger: logger) { [configuration] port in
-                serverLogger.notice("onthemap-server listening on http://\(configuration.host):\(port) (database \(configuration.database))")
+            let built: ServerApplication.Built
+            do {
+                built = try await ServerApplication.build(configuration: configuration, logger: logger) { [configuration] port in
+                    serverLogger.notice(
+                        "onthemap-server listening on http://\(configuration.host):\(port) (database \(configuration.database))")
+                }
+            } catch {
+                await providers.shutdown()
+                throw error
             }
             defer { Task { await built.close() } }
-            try await built.application.runService()
+            do {
+                try await built.application.runService()
+            } catch {
+                await providers.shutdown()
+                throw error
+            }
+            await providers.shutdown()
         }
     }
 

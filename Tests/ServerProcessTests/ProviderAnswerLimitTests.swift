@@ -3,21 +3,22 @@ import ServerTestSupport
 import StandIn
 import Testing
 
-/// A provider's answers are read with a 64 KB cap (streamed: reading stops there) and a 10 s
-/// deadline for the whole exchange: a 300 MB userinfo answer and one dripped a byte at a time
-/// are both refused (502) within the deadline, and the server stays small. (An answer of no
-/// announced length is cut at the cap too, but FoundationNetworking queues what libcurl read
-/// meanwhile: see Security.md, "What is not defended".)
+/// A provider's answers are read with a 64 KB cap and a 10 s deadline for the whole exchange,
+/// with backpressure (`AsyncHTTPProviderExchange`): a 300 MB userinfo answer — announced, chunked,
+/// or of no announced length, sent as fast as loopback takes it — and one dripped a byte at a time
+/// are each refused (502) within the deadline, and the server's memory barely moves.
 @Suite struct ProviderAnswerLimitTests {
     static let cases: [(String, FloodingServer.Mode)] = [
         ("300 MB, announced", .bytes(300_000_000, announced: true)),
+        ("300 MB, no length, as fast as it goes", .bytes(300_000_000, announced: false)),
+        ("300 MB, chunked, as fast as it goes", .chunked(300_000_000)),
         ("a byte every 0.5 s", .drip(interval: 0.5)),
     ]
 
-    /// The peak resident memory of a running process, in MB (`VmHWM`).
-    static func peakMegabytes(_ pid: Int32) -> Double? {
+    /// The peak resident memory of a running process, in MB (`VmHWM`; `VmRSS` for the present one).
+    static func peakMegabytes(_ pid: Int32, _ field: String = "VmHWM") -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
             let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
         else { return nil }
         return kilobytes / 1024
@@ -38,12 +39,22 @@ import Testing
                     "--oauth-audience-check", "tokeninfo", "--oauth-audience-url", base + "/tokeninfo",
                 ])
             defer { Task { await server.stop() } }
+            let pid = server.process.process.processIdentifier
+            let before = try #require(Self.peakMegabytes(pid))
             let (reply, seconds) = try await BoundHTTP.timed(
                 "POST", server.port, "/v1/session", json: #"{"oauth":{"provider":"github","access_token":"tok-1"}}"#)
             #expect(reply.status == 502, "\(name): \(reply.status)")
             #expect(seconds < 12, "\(name): answered after \(seconds) s")
-            let peak = Self.peakMegabytes(server.process.process.processIdentifier)
-            #expect((peak ?? 999) < 100, "\(name): the server peaked at \(peak ?? -1) MB")
+            if case .drip = mode {} else {
+                // Refused at the cap, not at the deadline.
+                #expect(seconds < 5, "\(name): answered after \(seconds) s")
+            }
+            let peak = try #require(Self.peakMegabytes(pid))
+            let resident = try #require(Self.peakMegabytes(pid, "VmRSS"))
+            #expect(peak < 100, "\(name): the server peaked at \(peak) MB")
+            // The cap (64 KB) and what is in flight below it: never the answer's size.
+            #expect(peak - before < 16, "\(name): the server's peak grew from \(before) MB to \(peak) MB")
+            #expect(resident - before < 16, "\(name): the server holds \(resident) MB, \(before) MB before")
         }
     }
 }

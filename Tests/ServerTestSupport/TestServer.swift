@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import OnTheMapServer
 import OnTheMapServerPostgres
+import OnTheMapServerProviderClient
 import PostgresNIO
 
 #if canImport(FoundationNetworking)
@@ -92,6 +93,11 @@ public struct TestServer: Sendable {
 
     public var baseURL: URL { server.baseURL }
 
+    /// The test servers' client for login providers, as `onthemap-server` has it: one for the
+    /// test process, which lives as long as the process (never shut down, so never deinitialised
+    /// while running — AsyncHTTPClient traps on that in debug builds).
+    static let providers = AsyncHTTPProviderExchange()
+
     /// Starts a server. bcrypt runs at its lowest cost here to keep tests quick.
     public static func start(
         backend: TestBackend = .sqlite, openWrites: Bool = false, parseKeys: (String, String)? = nil, seedDemo: Bool = false,
@@ -107,6 +113,7 @@ public struct TestServer: Sendable {
             loginThrottle: loginThrottle, trustProxy: trustProxy, metrics: metrics, logRequests: logRequests,
             listCacheSeconds: listCacheSeconds)
         configuration.postgres = .live
+        configuration.providerExchange = providers
         configure(&configuration)
         var quiet = Logger(label: "test-server")
         quiet.logLevel = .critical

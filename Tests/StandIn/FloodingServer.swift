@@ -5,13 +5,15 @@ import Glibc
 #endif
 
 /// A hostile HTTP/1.1 server on 127.0.0.1 for the byte caps and deadlines of clients: to every
-/// request it answers 200 with a JSON-looking body that is either huge (`bytes`, written in
-/// 64 KB chunks as fast as the reader takes them, never held whole) or dripped one byte every
+/// request it answers 200 with a JSON-looking body that is either huge (`bytes` or `chunked`, written
+/// in 64 KB chunks as fast as the reader takes them, never held whole) or dripped one byte every
 /// `interval` seconds, for ever. A thread per connection; a closed connection ends its thread.
 public final class FloodingServer: @unchecked Sendable {
     public enum Mode: Sendable {
         /// `count` bytes, announced in `Content-Length` when `announced`, else until closed.
         case bytes(Int, announced: Bool)
+        /// `count` bytes in `Transfer-Encoding: chunked`, 64 KB a chunk.
+        case chunked(Int)
         /// A byte every `interval` seconds, no length, never finished.
         case drip(interval: Double)
     }
@@ -64,6 +66,18 @@ public final class FloodingServer: @unchecked Sendable {
                 guard write(connection, chunk, part) == part else { return }
                 sent += part
             }
+        case .chunked(let count):
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            guard send(connection, head) else { return }
+            // 0x10000 = 65,536 bytes a chunk.
+            let chunk =
+                Array("10000\r\n".utf8) + [UInt8](repeating: UInt8(ascii: " "), count: 65536) + Array("\r\n".utf8)
+            var sent = 0
+            while sent < count {
+                guard send(connection, chunk) else { return }
+                sent += 65536
+            }
+            _ = send(connection, "0\r\n\r\n")
         case .drip(let interval):
             guard send(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n") else { return }
             while send(connection, [UInt8(ascii: " ")]) {

@@ -17,8 +17,9 @@ struct ProviderLogin: Sendable {
         self.sessions = sessions
         self.throttle = throttle
         var verifiers: [String: any IdentityVerifier] = [:]
-        if let facebook = configuration.facebook { verifiers["facebook"] = FacebookVerifier(settings: facebook) }
-        for provider in configuration.oauthProviders { verifiers[provider.name] = OAuthVerifier(settings: provider) }
+        let http = ProviderHTTP(exchange: configuration.providerExchange)
+        if let facebook = configuration.facebook { verifiers["facebook"] = FacebookVerifier(settings: facebook, http: http) }
+        for provider in configuration.oauthProviders { verifiers[provider.name] = OAuthVerifier(settings: provider, http: http) }
         self.verifiers = verifiers
     }
 

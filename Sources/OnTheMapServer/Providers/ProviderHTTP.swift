@@ -1,13 +1,9 @@
 import Foundation
 import OnTheMapModels
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-/// The server's few outgoing requests (a provider's token check and profile), through
-/// Foundation's URLSession: no cookies, no cache, at most `maxBytes` read (streamed: reading
-/// stops at the cap) and `deadline` seconds for the whole exchange (not an idle timeout).
+/// The server's few outgoing requests (a provider's token check and profile), through the
+/// configured `ProviderExchange`: at most `maxBytes` of an answer read and `deadline` for the
+/// whole exchange (not an idle timeout).
 struct ProviderHTTP: Sendable {
     /// An answer: status, headers (names lowercased) and the JSON object of the body, if it was one.
     struct Reply: Sendable {
@@ -16,18 +12,12 @@ struct ProviderHTTP: Sendable {
         var json: JSONValue
     }
 
-    /// Seconds a whole request to a provider may take before the login fails with 502.
-    var deadline: TimeInterval = 10
+    /// Who carries the requests (`ServerConfiguration.providerExchange`).
+    var exchange: any ProviderExchange = URLSessionProviderExchange()
+    /// How long a whole request to a provider may take before the login fails with 502.
+    var deadline: Duration = .seconds(10)
     /// Bigger answers are not a profile: refused as unreachable.
     static let maxBytes = 64 * 1024
-
-    private static let configuration: URLSessionConfiguration = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.urlCache = nil
-        return configuration
-    }()
 
     /// `GET url` with `headers`; throws `ProviderUnreachable` when there is no HTTP answer.
     func get(_ url: URL, headers: [String: String] = [:]) async throws -> Reply {
@@ -37,26 +27,18 @@ struct ProviderHTTP: Sendable {
     /// `method url` with `headers` and `body`; throws `ProviderUnreachable` when there is no HTTP
     /// answer within the deadline and the cap.
     func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil) async throws -> Reply {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: deadline)
-        request.httpMethod = method
-        request.httpBody = body
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("onthemap-server", forHTTPHeaderField: "User-Agent")
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let http: HTTPURLResponse
-        let data: Data
+        var fields = ["Accept": "application/json", "User-Agent": "onthemap-server"]
+        for (name, value) in headers { fields[name] = value }
+        let answer: ProviderAnswer
         do {
-            (http, data) = try await BoundedDownload.fetch(
-                request, configuration: Self.configuration, maxBytes: Self.maxBytes, deadline: deadline)
+            answer = try await exchange.send(
+                ProviderRequest(method: method, url: url, headers: fields, body: body), maxBytes: Self.maxBytes,
+                deadline: deadline)
         } catch {
             throw ProviderUnreachable()
         }
-        var fields: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let key = key as? String, let value = value as? String { fields[key.lowercased()] = value }
-        }
-        let object = (try? JSONSerialization.jsonObject(with: data)).flatMap { JSONValue(any: $0) } ?? .null
-        return Reply(status: http.statusCode, headers: fields, json: object)
+        let object = (try? JSONSerialization.jsonObject(with: answer.body)).flatMap { JSONValue(any: $0) } ?? .null
+        return Reply(status: answer.status, headers: answer.headers, json: object)
     }
 }
 
