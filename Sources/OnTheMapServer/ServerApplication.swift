@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import OnTheMapModels
+import ServiceLifecycle
 
 /// Builds the server: storage, routes, and a Hummingbird application around them.
 public enum ServerApplication {
@@ -145,23 +145,32 @@ public enum ServerApplication {
             router: router,
             server: HTTPServerBuilder { responder in
                 GuardedChildChannel(
-                    inner: HTTP1WebSocketUpgradeChannel(
+                    inner: LiveQueryChildChannel(
                         responder: responder,
-                        configuration: .init(
-                            http1: .init(
-                                additionalChannelHandlers: [ConnectionGuardHandler(limiter: limiter, requestTimeout: requestTimeout)],
-                                idleTimeout: TimeAmount(configuration.idleTimeout)),
-                            ws: liveQuery.webSocketConfiguration),
-                        shouldUpgrade: { request, channel, logger in
-                            liveQuery.shouldUpgrade(request, channel: channel, logger: logger)
-                        }),
+                        http1: .init(
+                            additionalChannelHandlers: [ConnectionGuardHandler(limiter: limiter, requestTimeout: requestTimeout)],
+                            idleTimeout: TimeAmount(configuration.idleTimeout)),
+                        liveQuery: liveQuery),
                     limiter: limiter, idleTimeout: TimeAmount(configuration.idleTimeout))
             },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server", backlog: 1024),
+            services: [LiveQueryShutdown(server: liveQuery)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
         return Built(application: application, storage: storage)
+    }
+}
+
+/// Closes the LiveQuery sockets when the server stops (they hold no task the server's own
+/// shutdown would end): the application runs it first, so it is told last, once the server has
+/// stopped accepting and finished its requests.
+struct LiveQueryShutdown: Service {
+    let server: LiveQueryServer
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        server.closeAll()
     }
 }
 

@@ -21,6 +21,7 @@ final class LiveQueryHub: Sendable {
     func add(_ connection: LiveQueryConnection) { connections.withLockedValue { $0[connection.clientId] = connection } }
     func remove(_ connection: LiveQueryConnection) { _ = connections.withLockedValue { $0.removeValue(forKey: connection.clientId) } }
     func makeClientId() -> Int { nextClientId.withLockedValue { $0 += 1; return $0 } }
+    var allConnections: [LiveQueryConnection] { connections.withLockedValue { Array($0.values) } }
 
     /// Called by the feed, in write order: one event per matching subscription.
     func publish(_ change: LocationChange) {
@@ -64,27 +65,42 @@ final class LiveQueryHub: Sendable {
 }
 
 /// One socket: its subscriptions and its bounded queue of messages to send.
+///
+/// The queue is the socket's own outbound buffer: a message is handed to the socket at once and
+/// counts as queued until the socket has written it to the kernel. A subscriber that stops
+/// reading lets `queueLength` messages pile up and is then dropped (`overflowed`), never slowing
+/// the others (`enqueue` never waits).
 final class LiveQueryConnection: Sendable {
+    /// What a connection needs of its socket; each may be called from any thread.
+    struct Socket: Sendable {
+        /// Sends one text message; `written` is called once it has left (or can no longer).
+        var send: @Sendable (_ message: String, _ written: @escaping @Sendable () -> Void) -> Void
+        /// Called once when the queue overflowed: the socket is to be closed (1008).
+        var overflowed: @Sendable () -> Void
+        /// Closes the socket as the server goes away (1001).
+        var goingAway: @Sendable () -> Void
+    }
+
     let clientId: Int
     let address: String
+    private let queueLength: Int
+    private let socket: Socket
     private let state = NIOLockedValueBox(State())
-    private let outbox: AsyncStream<String>.Continuation
-    let messages: AsyncStream<String>
-    /// Called once when the queue overflowed: the socket is to be closed.
-    private let onOverflow: @Sendable () -> Void
 
     private struct State {
         var subscriptions: [Int: LiveQueryHub.Subscription] = [:]
         var caller = Caller.anonymous
         var connected = false
         var overflowed = false
+        /// Messages handed to the socket and not yet written.
+        var queued = 0
     }
 
-    init(clientId: Int, address: String, queueLength: Int, onOverflow: @escaping @Sendable () -> Void) {
+    init(clientId: Int, address: String, queueLength: Int, socket: Socket) {
         self.clientId = clientId
         self.address = address
-        self.onOverflow = onOverflow
-        (messages, outbox) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(queueLength))
+        self.queueLength = queueLength
+        self.socket = socket
     }
 
     var isConnected: Bool { state.withLockedValue { $0.connected } }
@@ -111,24 +127,30 @@ final class LiveQueryConnection: Sendable {
     /// Queues a message; `false` (and the socket is being closed) when the queue was full.
     @discardableResult
     func enqueue(_ message: String) -> Bool {
-        if state.withLockedValue({ $0.overflowed }) { return false }
-        switch outbox.yield(message) {
-        case .enqueued: return true
-        case .dropped, .terminated:
-            let first = state.withLockedValue { state in
-                defer { state.overflowed = true }
-                return !state.overflowed
+        enum Outcome { case queued, refused, overflowed }
+        let outcome = state.withLockedValue { state -> Outcome in
+            if state.overflowed { return .refused }
+            guard state.queued < queueLength else {
+                state.overflowed = true
+                return .overflowed
             }
-            if first {
-                outbox.finish()
-                onOverflow()
-            }
+            state.queued += 1
+            return .queued
+        }
+        switch outcome {
+        case .queued:
+            socket.send(message) { [state] in state.withLockedValue { $0.queued -= 1 } }
+            return true
+        case .overflowed:
+            socket.overflowed()
             return false
-        @unknown default: return false
+        case .refused:
+            return false
         }
     }
 
-    func finish() { outbox.finish() }
+    /// Closes the socket because the server stops.
+    func goAway() { socket.goingAway() }
 
     /// Whether the queue overflowed (the subscriber stopped reading), as opposed to the socket ending.
     var hasOverflowed: Bool { state.withLockedValue { $0.overflowed } }

@@ -1,23 +1,19 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
-import HummingbirdWebSocket
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOHTTP1
 import OnTheMapModels
 
 /// Parse LiveQuery on the server's own port: a WebSocket upgrade at `/` (Docs/API.md,
 /// "LiveQuery"). Reads follow the REST list's rules: no session needed, a given session token
 /// must be valid, the same `where` parser and limits, rows as the list writes them.
 final class LiveQueryServer: Sendable {
-    typealias Handler = WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
-
     let hub: LiveQueryHub
     private let storage: any ServerStorage
     private let sessions: SessionAuthority
     private let configuration: ServerConfiguration
-    private var limits: LiveQueryLimits { configuration.liveQuery }
+    var limits: LiveQueryLimits { configuration.liveQuery }
     /// Sockets open per client address, and in all.
     private let open = NIOLockedValueBox<(byAddress: [String: Int], total: Int)>(([:], 0))
 
@@ -28,21 +24,20 @@ final class LiveQueryServer: Sendable {
         hub = LiveQueryHub(visibility: visibility)
     }
 
-    /// The WebSocket settings: frames up to the message limit, a ping every `pingSeconds` (a
-    /// client that has not answered the last ping by the next is closed).
-    var webSocketConfiguration: WebSocketServerConfiguration {
-        .init(
-            maxFrameSize: limits.maxMessageBytes, autoPing: .enabled(timePeriod: .milliseconds(Int64(limits.pingSeconds * 1000))),
-            closeTimeout: .seconds(5), validateUTF8: true)
+    /// A socket let in (or refused, with the reason it is told before it is closed) at the
+    /// upgrade, with the client address it counts against.
+    struct Admission: Sendable {
+        let address: String
+        let refusal: LiveQueryError?
     }
 
-    /// Upgrades a request for `/`; anything else stays HTTP.
-    func shouldUpgrade(_ request: HTTPRequest, channel: any Channel, logger: Logger) -> ShouldUpgradeResult<Handler> {
-        let path = (request.path ?? "/").split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
-        guard request.method == .get, path == RequestPath.liveQuery
-        else { return .dontUpgrade }
+    /// Admits a request for `/` to the LiveQuery socket (`nil`: anything else, which stays HTTP).
+    /// The socket is counted here, against its address and the total, until its channel closes.
+    func admit(_ head: HTTPRequestHead, channel: any Channel) -> Admission? {
+        let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
+        guard head.method == .GET, path == RequestPath.liveQuery else { return nil }
         var peer = channel.remoteAddress?.ipAddress ?? "unknown"
-        if configuration.trustProxy, let forwarded = request.headerFields[values: HTTPField.Name("X-Forwarded-For")!].last,
+        if configuration.trustProxy, let forwarded = head.headers["X-Forwarded-For"].last,
             let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty,
             last.utf8.count <= 64
         {
@@ -50,7 +45,7 @@ final class LiveQueryServer: Sendable {
         }
         let address = peer
         // Counted before the upgrade; a socket over a limit is told why and closed (refusing
-        // the upgrade would only make Hummingbird redirect the client back here).
+        // the upgrade would only answer the client with a bare 400).
         let refusal: LiveQueryError? = open.withLockedValue { open in
             if open.total >= limits.maxConnections {
                 return LiveQueryError(code: 1, "too many LiveQuery connections; try again later", reconnect: true)
@@ -62,67 +57,27 @@ final class LiveQueryServer: Sendable {
             open.total += 1
             return nil
         }
-        return .upgrade([:]) { [self] inbound, outbound, context in
-            guard refusal == nil else {
-                try? await outbound.write(.text(LiveQueryReply.error(refusal!)))
-                try? await outbound.close(.unknown(1013), reason: "try again later")
-                return
-            }
-            defer {
+        if refusal == nil {
+            channel.closeFuture.whenComplete { [open] _ in
                 open.withLockedValue { open in
                     open.total -= 1
                     open.byAddress[address, default: 1] -= 1
                     if open.byAddress[address] == 0 { open.byAddress[address] = nil }
                 }
             }
-            await run(inbound: inbound, outbound: outbound, channel: channel, address: address, logger: context.logger)
         }
+        return Admission(address: address, refusal: refusal)
     }
 
-    private func run(
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, address: String, logger: Logger
-    ) async {
-        let connection = LiveQueryConnection(clientId: hub.makeClientId(), address: address, queueLength: limits.queueLength) {
-            // Fell a whole queue behind: it stopped reading. Closed with 1008 by the writer if the
-            // frame can still go out, and the TCP connection in any case a second later.
-            logger.notice("closing a LiveQuery subscriber that stopped reading", metadata: ["address": "\(address)"])
-            channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
-        }
-        hub.add(connection)
-        defer {
-            hub.remove(connection)
-            connection.finish()
-        }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await message in connection.messages {
-                    do { try await outbound.write(.text(message)) } catch { return }
-                }
-                // The queue ended: a subscriber that stopped reading is told why; a socket whose
-                // client left (or sent what ended it) is closed as the inbound side decided.
-                if connection.hasOverflowed { try? await outbound.close(.policyViolation, reason: "subscriber too slow") }
-            }
-            group.addTask { [limits] in
-                try? await Task.sleep(for: .milliseconds(Int64(limits.connectSeconds * 1000)))
-                if !Task.isCancelled, !connection.isConnected { channel.close(promise: nil) }
-            }
-            do {
-                for try await message in inbound.messages(maxSize: limits.maxMessageBytes) {
-                    guard case .text(let text) = message else {
-                        connection.enqueue(LiveQueryReply.error(LiveQueryError(code: 107, "messages are JSON text")))
-                        continue
-                    }
-                    await handle(text, connection)
-                }
-            } catch {
-                logger.debug("LiveQuery socket ended", metadata: ["error": "\(type(of: error))"])
-            }
-            connection.finish()
-            group.cancelAll()
-        }
+    /// Closes every socket (1001), when the server stops: they hold no task that its shutdown
+    /// would end.
+    func closeAll() {
+        for connection in hub.allConnections { connection.goAway() }
     }
 
-    private func handle(_ text: String, _ connection: LiveQueryConnection) async {
+    /// Handles one message of a socket, in the order they came (the socket starts the next once
+    /// this one returns).
+    func handle(_ text: String, _ connection: LiveQueryConnection) async {
         let clientId = connection.clientId
         var requestIdOfMessage: Int?
         do {
