@@ -2,7 +2,7 @@
 /// compact: coordinates and populations in flat arrays, each name read from the generated text
 /// (the binary's read-only data) only when a label is placed or asked for.
 ///
-/// A `[PlaceLabel]` of the 12,557 cities held about 1 MB of heap (two strings and three numbers
+/// A `[PlaceLabel]` of the 12,380 cities held about 1 MB of heap (two strings and three numbers
 /// each, array growth slack); this holds 28 bytes a city (Benchmarks.md, "Terminal app").
 public struct CityLabels: RandomAccessCollection, @unchecked Sendable {
     // The buffer points into a StaticString literal, which lives as long as the program.
