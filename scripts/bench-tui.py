@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Timings and memory of the terminal app, driven through a pseudo-terminal.
 
-Usage: scripts/bench-tui.py <bin-dir> [--external]   (`make bench-tui`: the bin/ of `make install`)
+Usage: scripts/bench-tui.py <bin-dir> [--external] [--sections]   (`make bench-tui`: the bin/ of `make install`)
 
 --external runs the app against a separate onthemap-server process (seeded with the demo class,
 started here on a free loopback port) instead of its built-in server; the default is the
@@ -14,6 +14,9 @@ built-in server. Both print the resident memory by mapping (/proc/<pid>/smaps).
 - a pan/zoom key -> frame: render + blit time of the frames after pan and zoom keys, at 200x60;
 - resident memory (VmRSS) after that, and its split by mapping (sum of Rss per file; anonymous
   memory, heap and stacks together).
+
+--sections also prints which sections and symbols of the binary are resident then
+(scripts/resident-sections.py, from /proc/<pid>/pagemap).
 """
 import fcntl
 import os
@@ -32,6 +35,7 @@ import demo_server
 
 BIN = os.path.abspath(sys.argv[1])
 EXTERNAL = "--external" in sys.argv[2:]
+SECTIONS = "--sections" in sys.argv[2:]
 HOME = tempfile.mkdtemp(prefix="onthemap-bench-")
 SERVER_URL = None
 
@@ -115,7 +119,22 @@ def start_server():
     return server
 
 
+def drop_from_page_cache(path):
+    """Evicts one file's pages from the page cache (posix_fadvise DONTNEED: only that file, and
+    only pages no process maps). The kernel maps a whole page-cache folio on a fault, and folio
+    sizes depend on how the file got into the cache (written by `make install`: large folios;
+    read by faults: the readahead's), so the binary's resident pages differed by up to 4 MB
+    between two copies of the same file. Starting from an evicted file, every run reads the
+    binary the way a start after boot does."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(descriptor)
+
+
 def main():
+    drop_from_page_cache(f"{BIN}/onthemap")
     server = start_server() if EXTERNAL else None
     warm = App(120, 40)  # the first start seeds the demo database
     warm.wait_for(b"Log In")
@@ -147,6 +166,9 @@ def main():
     pan = [float(line[2]) for line in frames(trace)[before:] if line[1] == "frame"]
     rss = app.rss_mb()
     mappings = app.rss_by_mapping()
+    sections = subprocess.run(
+        [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "resident-sections.py"), str(app.pid)],
+        capture_output=True, text=True).stdout if SECTIONS else ""
     app.quit()
     if server:
         server.terminate()
@@ -159,6 +181,8 @@ def main():
     shown = ", ".join(f"{name} {size / 1024:.1f}" for name, size in mappings if size >= 256)
     rest = sum(size for _, size in mappings if size < 256)
     print(f"  by mapping (MB): {shown}, others {rest / 1024:.1f}")
+    if sections:
+        print(sections, end="")
 
 
 if __name__ == "__main__":

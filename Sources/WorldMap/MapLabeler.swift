@@ -48,12 +48,16 @@ struct MapLabeler {
         guard kilometres < 120 else { return }
         let minimum = max(50_000, Int(250 * kilometres * kilometres))
         var budget = max(4, grid.width * grid.height / 200)
-        for city in PlaceLabels.cities {
-            if city.rank < minimum { break }
-            guard !(cropSouth && city.latitude < Viewport.worldSouth),
-                let cell = viewport.cell(latitude: city.latitude, longitude: city.longitude),
-                let name = placer.ascii ? city.asciiName : city.name, city.name != named
+        let cities = PlaceLabels.cities
+        for index in cities.indices {
+            if cities.rank(index) < minimum { break }
+            let (latitude, longitude) = (cities.latitude(index), cities.longitude(index))
+            guard !(cropSouth && latitude < Viewport.worldSouth),
+                let cell = viewport.cell(latitude: latitude, longitude: longitude)
             else { continue }
+            // Only a city in view has its names read from the text.
+            let city = cities[index]
+            guard let name = placer.ascii ? city.asciiName : city.name, city.name != named else { continue }
             let characters = placer.cells(name)
             let n = characters.count
             let (c, r) = (cell.column, cell.row)

@@ -14,8 +14,8 @@ public struct PlaceLabel: Sendable, Hashable {
 public enum PlaceLabels {
     /// Countries in the order of Natural Earth's 1:110m features (`countryOfRing` refers to it).
     public static let countries: [PlaceLabel] = parse(countryLabelsText)
-    /// Cities, most populous first.
-    public static let cities: [PlaceLabel] = parse(cityLabelsText)
+    /// Cities, most populous first (compact: names are read when asked for).
+    public static let cities = CityLabels(cityLabelsText)
     /// Countries sorted by area, largest first (indexes into `countries`).
     static let countriesBySize: [Int] = countries.indices.sorted { countries[$0].rank > countries[$1].rank }
     /// For each ring of `LandRings.coarse`, the index of its country in `countries`.

@@ -22,24 +22,8 @@ struct TUICommand: AsyncParsableCommand {
     @OptionGroup var display: DisplayOptions
 
     func run() async throws {
-        #if canImport(Glibc)
-            // One malloc arena instead of one per thread (up to 8 per core): the app's threads
-            // (the built-in server's event loops, URLSession, the concurrency pool) allocate
-            // little, and separate arenas kept about 2 MB more resident (Benchmarks.md).
-            Self.limitMallocArenas(to: 1)
-        #endif
         try await runApp()
     }
-
-    #if canImport(Glibc)
-        /// `mallopt(M_ARENA_MAX, count)`; <malloc.h> is not in the Glibc module, so it is looked up.
-        private static func limitMallocArenas(to count: Int32) {
-            let mArenaMax: Int32 = -8  // M_ARENA_MAX in <malloc.h>
-            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }  // RTLD_DEFAULT
-            _ = unsafeBitCast(symbol, to: Mallopt.self)(mArenaMax, count)
-        }
-    #endif
 
     @MainActor
     private func runApp() async throws {

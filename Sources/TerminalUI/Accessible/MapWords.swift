@@ -105,11 +105,13 @@ public enum MapWords {
     static func nearestCity(latitude: Double, longitude: Double, within degrees: Double = 1) -> String? {
         let point = GeoPoint(latitude: latitude, longitude: longitude)
         var best: (name: String, distance: Double)?
-        for city in PlaceLabels.cities
-        where abs(city.latitude - latitude) <= degrees && abs(city.longitude - longitude) <= degrees {
-            let distance = point.kilometres(to: GeoPoint(latitude: city.latitude, longitude: city.longitude))
-            if distance <= 30 { return city.name }
-            if best.map({ distance < $0.distance }) ?? true { best = (city.name, distance) }
+        let cities = PlaceLabels.cities
+        for index in cities.indices
+        where abs(cities.latitude(index) - latitude) <= degrees && abs(cities.longitude(index) - longitude) <= degrees {
+            let distance = point.kilometres(
+                to: GeoPoint(latitude: cities.latitude(index), longitude: cities.longitude(index)))
+            if distance <= 30 { return cities.name(index) }
+            if best.map({ distance < $0.distance }) ?? true { best = (cities.name(index), distance) }
         }
         return best?.name
     }
