@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import ServerTestSupport
 import Testing
 
@@ -154,6 +157,38 @@ import Testing
                 }
                 #expect(stuck.endedByPeer)
                 #expect(reached < total / 2)
+            }
+        }
+    }
+
+    /// A client that sends pings (each owed a pong) as fast as it can and never reads: once the
+    /// pongs it owes fill the channel, the server stops reading it, so its sends stall long
+    /// before 40 MB and the server's memory does not follow the flood.
+    @Test func aClientThatSendsButNeverReadsIsNotReadEither() async throws {
+        try await HeavyTests.exclusively {
+            try await withServer { server in
+                let flooder = try LiveQueryTestClient(port: server.port)
+                flooder.send(json: ["op": "connect"])
+                #expect(await flooder.next()?["op"] as? String == "connected")
+                let pid = server.process.processIdentifier
+                let before = try #require(ProviderAnswerLimitTests.peakMegabytes(pid, "VmRSS"))
+                // A send that cannot go out within 3 s is the event: the server stopped reading.
+                var timeout = timeval(tv_sec: 3, tv_usec: 0)
+                setsockopt(flooder.socket.descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                let mask: [UInt8] = [1, 2, 3, 4]
+                let ping = [0x89, 0x80 | 125] + mask + (0..<125).map { mask[$0 % 4] }
+                let chunk = Array([[UInt8]](repeating: ping, count: 1000).joined())
+                var sent = 0
+                while sent < 40_000_000 {
+                    let count = chunk.withUnsafeBytes {
+                        Glibc.send(flooder.socket.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                    }
+                    guard count > 0 else { break }
+                    sent += count
+                }
+                let after = try #require(ProviderAnswerLimitTests.peakMegabytes(pid, "VmRSS"))
+                #expect(sent < 40_000_000, "the server read every ping: \(sent) bytes")
+                #expect(after - before < 16, "the server went from \(before) MB to \(after) MB")
             }
         }
     }

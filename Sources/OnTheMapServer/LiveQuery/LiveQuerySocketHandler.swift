@@ -153,8 +153,24 @@ final class LiveQuerySocketHandler: ChannelDuplexHandler {
         context.close(promise: nil)
     }
 
+    /// Reads wait while a message is being handled, and while the channel's outbound buffer is
+    /// full: a client that sends (pings, binary frames, bad requests) but never reads the answers
+    /// is not read either, so what the server owes it stays bounded.
     func read(context: ChannelHandlerContext) {
-        if handling { heldRead = true } else { context.read() }
+        if handling || !context.channel.isWritable { heldRead = true } else { context.read() }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        resumeHeldRead()
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Issues the read the channel asked for, once no message is being handled and the channel
+    /// can take writes again.
+    private func resumeHeldRead() {
+        guard heldRead, !handling, let context, context.channel.isWritable else { return }
+        heldRead = false
+        context.read()
     }
 
     /// Queues a message, and handles it now if none is being handled.
@@ -166,10 +182,7 @@ final class LiveQuerySocketHandler: ChannelDuplexHandler {
     private func handleNext() {
         guard let context, let connection, !closeSent, let text = inbox.popFirst() else {
             handling = false
-            if heldRead, let context {
-                heldRead = false
-                context.read()
-            }
+            resumeHeldRead()
             return
         }
         handling = true
