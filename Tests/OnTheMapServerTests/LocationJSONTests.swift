@@ -67,4 +67,35 @@ import Testing
             #expect(read == text)
         }
     }
+
+    /// SQLite writes the list from its statement's columns in place: the same bytes as writing
+    /// the rows it reads, for every kind of text (a NUL inside, invalid UTF-8 from another tool).
+    @Test(arguments: ["order=-updatedAt&count=1", "order=objectId&keys=firstName,latitude", "limit=2&skip=1&count=1", "limit=0&count=1"])
+    func sqliteWritesTheSameBytesAsTheRows(query: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locationjson-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let storage = try SQLiteStorage(path: folder.appendingPathComponent("db.sqlite").path)
+        defer { Task { await storage.close() } }
+        try await storage.migrate()
+        var nul = Self.sparse
+        nul.objectId = "e5"
+        nul.mapString = "before\u{0}after"
+        try await storage.insert([Self.plain, Self.sparse, Self.hostile, Self.numbers, nul])
+        try await storage.pool.write { db in
+            try db.execute(sql: "UPDATE student_location SET first_name = CAST(X'41FF42C3' AS TEXT) WHERE object_id = 'd4'")
+        }
+        var list = try ListQuery.parse(RawQuery.parse(query), defaultLimit: 100, maxLimit: 1000, allowUniqueKeyParameter: true)
+        list.visibility = .all
+        let (rows, count) = try await storage.locations(list)
+        var json = LocationJSON()
+        json.writeList(rows, count: count, keys: list.keys)
+        let direct = try await storage.locationList(list)
+        #expect(String(decoding: direct, as: UTF8.self) == String(decoding: json.bytes, as: UTF8.self))
+        #expect(direct == json.bytes)
+        if query.hasPrefix("order=-updatedAt") {
+            #expect(rows.count == 5)
+            #expect(String(decoding: direct, as: UTF8.self).contains(#""firstName":"A\#u{FFFD}B\#u{FFFD}""#))
+            #expect(String(decoding: direct, as: UTF8.self).contains(#""mapString":"before""#))
+        }
+    }
 }

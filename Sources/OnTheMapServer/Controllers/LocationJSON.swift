@@ -13,11 +13,24 @@ struct LocationJSON {
     init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
     mutating func writeList(_ rows: [StoredLocation], count: Int?, keys: Set<LocationField>?) {
+        beginList()
+        for row in rows { writeListRow(row, keys: keys) }
+        endList(count: count)
+    }
+
+    /// A list written row by row: `beginList()`, `writeListRow` for each, `endList(count:)`.
+    mutating func beginList() {
         append(#"{"results":["#)
-        for (index, row) in rows.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            write(row, keys: keys)
-        }
+        listRows = 0
+    }
+
+    mutating func writeListRow(_ row: some LocationColumns, keys: Set<LocationField>?) {
+        if listRows > 0 { bytes.append(UInt8(ascii: ",")) }
+        listRows += 1
+        write(row, keys: keys)
+    }
+
+    mutating func endList(count: Int?) {
         bytes.append(UInt8(ascii: "]"))
         if let count {
             append(#","count":"#)
@@ -26,28 +39,39 @@ struct LocationJSON {
         bytes.append(UInt8(ascii: "}"))
     }
 
+    private var listRows = 0
+
     /// One row; fields that are missing (NULL) are left out, as Parse did.
-    mutating func write(_ row: StoredLocation, keys: Set<LocationField>?) {
+    mutating func write(_ row: some LocationColumns, keys: Set<LocationField>?) {
         bytes.append(UInt8(ascii: "{"))
         // objectId is always first and always there: the fields after it start with a comma.
         append(#""objectId":"#)
-        writeString(row.objectId)
-        text(.uniqueKey, row.uniqueKey, keys)
-        text(.firstName, row.firstName, keys)
-        text(.lastName, row.lastName, keys)
-        text(.mapString, row.mapString, keys)
-        text(.mediaURL, row.mediaURL, keys)
-        number(.latitude, row.latitude, keys)
-        number(.longitude, row.longitude, keys)
-        text(.createdAt, row.createdAt, keys)
-        text(.updatedAt, row.updatedAt, keys)
+        row.withUTF8(.objectId) { writeString(utf8: $0 ?? UnsafeBufferPointer(start: nil, count: 0)) }
+        for field in Self.fieldsAfterObjectId {
+            switch field.kind {
+            case .number:
+                guard let value = row.number(field), key(field, keys) else { continue }
+                if value.isFinite {
+                    appendUTF8(value.description)
+                } else {
+                    append("null")
+                }
+            case .text, .date:
+                row.withUTF8(field) { utf8 in
+                    guard let utf8, key(field, keys) else { return }
+                    writeString(utf8: utf8)
+                }
+            }
+        }
         // Only callers the rule lets see a hidden row get it at all (Docs/Access.md); they see it marked.
         if row.isHidden {
             append(#","hidden":true,"hiddenReason":"#)
-            writeString(row.hiddenReason ?? "")
+            row.withHiddenReasonUTF8 { writeString(utf8: $0 ?? UnsafeBufferPointer(start: nil, count: 0)) }
         }
         bytes.append(UInt8(ascii: "}"))
     }
+
+    private static let fieldsAfterObjectId = LocationField.allCases.filter { $0 != .objectId }
 
     /// `,"name":` of a field after the first, if the row has it and `keys` asks for it
     /// (`keys=` always keeps objectId, createdAt and updatedAt).
@@ -55,20 +79,6 @@ struct LocationJSON {
         if let keys, !keys.contains(field), field != .createdAt, field != .updatedAt { return false }
         append(Self.key(field))
         return true
-    }
-
-    private mutating func text(_ field: LocationField, _ value: String?, _ keys: Set<LocationField>?) {
-        guard let value, key(field, keys) else { return }
-        writeString(value)
-    }
-
-    private mutating func number(_ field: LocationField, _ value: Double?, _ keys: Set<LocationField>?) {
-        guard let value, key(field, keys) else { return }
-        if value.isFinite {
-            appendUTF8(value.description)
-        } else {
-            append("null")
-        }
     }
 
     private static func key(_ field: LocationField) -> StaticString {
@@ -116,6 +126,22 @@ struct LocationJSON {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// A JSON string from UTF-8 read in place (a SQLite column): ASCII that needs no escape is
+    /// copied in one go; anything else is read as a `String` first (repairing invalid UTF-8 as
+    /// `String(cString:)` does) and written by `writeString(_:)`.
+    mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
+        let plain = Self.mayNeedEscapeOrIsNotASCII.withUnsafeBufferPointer { table in
+            for byte in utf8 where table[Int(byte)] { return false }
+            return true
+        }
+        guard plain else { return writeString(String(decoding: utf8, as: UTF8.self)) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: utf8)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let mayNeedEscapeOrIsNotASCII: [Bool] = (0...255).map { $0 >= 0x80 || mayNeedEscape[$0] }
+
     /// The bytes that send a string the slow way: those JSON escapes (C0, `"`, `\`), DEL, and the
     /// lead bytes of every C1 and bidi control (0xC2 U+0080…, 0xD8 U+061C, 0xE2 U+200E…,
     /// 0xEF U+FEFF…). Most text has none of them and is copied in one go.
@@ -139,5 +165,51 @@ struct LocationJSON {
             default: UTF8.encode(scalar) { bytes.append($0) }
             }
         }
+    }
+}
+
+/// A row's columns as `LocationJSON` reads them: a `StoredLocation`, or the current row of a
+/// SQLite statement read in place (`SQLiteLocationColumns`), so that the list's answer is
+/// written without making its rows first.
+protocol LocationColumns {
+    /// Calls `body` with the UTF-8 of a text or date field, `nil` when it is missing.
+    func withUTF8<Result>(_ field: LocationField, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result
+    func number(_ field: LocationField) -> Double?
+    var isHidden: Bool { get }
+    func withHiddenReasonUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result
+}
+
+extension StoredLocation: LocationColumns {
+    func withUTF8<Result>(_ field: LocationField, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        let text: String?
+        switch field {
+        case .objectId: text = objectId
+        case .uniqueKey: text = uniqueKey
+        case .firstName: text = firstName
+        case .lastName: text = lastName
+        case .mapString: text = mapString
+        case .mediaURL: text = mediaURL
+        case .createdAt: text = createdAt
+        case .updatedAt: text = updatedAt
+        case .latitude, .longitude: text = nil
+        }
+        return Self.withUTF8(text, body)
+    }
+
+    func number(_ field: LocationField) -> Double? {
+        switch field {
+        case .latitude: return latitude
+        case .longitude: return longitude
+        default: return nil
+        }
+    }
+
+    func withHiddenReasonUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        Self.withUTF8(hiddenReason, body)
+    }
+
+    private static func withUTF8<Result>(_ text: String?, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        guard var text else { return body(nil) }
+        return text.withUTF8 { body($0) }
     }
 }
