@@ -36,7 +36,7 @@ public enum ServerApplication {
         }
         if configuration.metrics {
             _ = ServerMetrics.registry
-            router.add(middleware: MetricsMiddleware())
+            router.add(middleware: RequestMetricsMiddleware())
             router.get(RouterPath(RequestPath.metrics)) { request, context in
                 try checkMetricsAccess(request, address: context.clientAddress(request, trustProxy: configuration.trustProxy), configuration)
                 var headers = HTTPFields()

@@ -67,12 +67,11 @@ struct LocationController: Sendable {
             RawQuery.parse(request.uri.query), defaultLimit: configuration.defaultLimit, maxLimit: configuration.maxLimit,
             allowUniqueKeyParameter: isV1)
         query.visibility = visibility
-        let (rows, count) =
+        let json =
             query.isExpensive
-            ? try await expensiveQueries.run { try await storage.locations(query) } : try await storage.locations(query)
-        var json = LocationJSON(capacity: rows.count * 280 + 32)
-        json.writeList(rows, count: count, keys: query.keys)
-        let body = ByteBuffer(bytes: json.bytes)
+            ? try await expensiveQueries.run { try await storage.locationList(query) }
+            : try await storage.locationList(query)
+        let body = ByteBuffer(bytes: json)
         if let key { answers.store(body, for: key, generation: generation) }
         return JSONResponse.body(body)
     }

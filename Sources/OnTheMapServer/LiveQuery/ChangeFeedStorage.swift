@@ -96,6 +96,7 @@ struct ChangeFeedStorage: ServerStorage {
     func isReachable() async throws { try await base.isReachable() }
     func observeLocationChanges(_ onChange: @escaping @Sendable () -> Void) { base.observeLocationChanges(onChange) }
     func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) { try await base.locations(query) }
+    func locationList(_ query: ListQuery) async throws -> [UInt8] { try await base.locationList(query) }
     func location(objectId: String) async throws -> StoredLocation? { try await base.location(objectId: objectId) }
     func locationCount() async throws -> Int { try await base.locationCount() }
     func queryPlan(_ query: ListQuery) async throws -> [String] { try await base.queryPlan(query) }

@@ -45,6 +45,9 @@ struct MeasuredStorage: ServerStorage {
     func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
         try await measure("locations") { try await base.locations(query) }
     }
+    func locationList(_ query: ListQuery) async throws -> [UInt8] {
+        try await measure("locations") { try await base.locationList(query) }
+    }
     func location(objectId: String) async throws -> StoredLocation? {
         try await measure("location") { try await base.location(objectId: objectId) }
     }

@@ -104,6 +104,38 @@ final class SQLiteStorage: ServerStorage {
 
     /// The page and count of `query`, within `queryTimeout` (or 400 "query too expensive").
     func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
+        let (sql, countSQL, binds) = Self.listSQL(query)
+        return try await pool.read { [budgets, queryTimeout] db in
+            try budgets.budget(for: db).run(timeout: queryTimeout) {
+                try Self.read(db, sql: sql, countSQL: countSQL, binds: binds, limit: query.limit, skip: query.skip)
+            }
+        }
+    }
+
+    /// The same page and count as the wire's JSON, written from the statement's columns in place:
+    /// no `String` and no `StoredLocation` is made for a row (`SQLiteLocationColumns`).
+    func locationList(_ query: ListQuery) async throws -> [UInt8] {
+        let (sql, countSQL, binds) = Self.listSQL(query)
+        return try await pool.read { [budgets, queryTimeout] db in
+            try budgets.budget(for: db).run(timeout: queryTimeout) {
+                var json = LocationJSON(capacity: min(query.limit, 1000) * 280 + 32)
+                json.beginList()
+                if query.limit > 0 {
+                    let statement = try db.cachedStatement(sql: sql)
+                    let arguments = StatementArguments(binds + [query.limit.databaseValue, query.skip.databaseValue])
+                    let columns = SQLiteLocationColumns(statement: statement.sqliteStatement)
+                    let cursor = try Row.fetchCursor(statement, arguments: arguments)
+                    while try cursor.next() != nil { json.writeListRow(columns, keys: query.keys) }
+                }
+                let count = try countSQL.flatMap { try Int.fetchOne(db, sql: $0, arguments: StatementArguments(binds)) }
+                json.endList(count: count)
+                return json.bytes
+            }
+        }
+    }
+
+    /// The list's statement, its count statement (when asked) and their bound values.
+    private static func listSQL(_ query: ListQuery) -> (sql: String, countSQL: String?, binds: [DatabaseValue]) {
         var compiler = SQLCompiler(dialect: .sqlite)
         let predicate = compiler.condition(query.predicate)
         let visible = AccessSQL.condition(query.visibility, { _ in "?" }, next: compiler.binds.count + 1)
@@ -111,11 +143,7 @@ final class SQLiteStorage: ServerStorage {
         let binds = compiler.binds.map(\.databaseValue) + (visible.bind.map { [$0.databaseValue] } ?? [])
         let sql = "SELECT \(AccessSQL.readColumns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT ? OFFSET ?"
         let countSQL = query.includeCount ? "SELECT COUNT(*) FROM student_location WHERE \(condition)" : nil
-        return try await pool.read { [budgets, queryTimeout] db in
-            try budgets.budget(for: db).run(timeout: queryTimeout) {
-                try Self.read(db, sql: sql, countSQL: countSQL, binds: binds, limit: query.limit, skip: query.skip)
-            }
-        }
+        return (sql, countSQL, binds)
     }
 
     private static func read(_ db: Database, sql: String, countSQL: String?, binds: [DatabaseValue], limit: Int, skip: Int)

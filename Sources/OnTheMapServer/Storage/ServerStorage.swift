@@ -18,6 +18,9 @@ package protocol ServerStorage: Sendable {
     /// The rows matching `query` (and its `visibility`), in its order and page, and the total
     /// match count when asked.
     func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?)
+    /// The same rows and count as the list's JSON answer (`LocationJSON.writeList`); SQLite writes
+    /// it from its statement's columns in place, others from `locations` (the default).
+    func locationList(_ query: ListQuery) async throws -> [UInt8]
     func location(objectId: String) async throws -> StoredLocation?
     func insert(_ location: StoredLocation) async throws
     /// Inserts many rows in one transaction (seeding, import).
@@ -123,4 +126,13 @@ package protocol ServerStorage: Sendable {
     func insert(_ entry: AuditEntry) async throws
     /// The audit log, oldest first; only entries at or after `since` (an ISO date) when given.
     func auditEntries(since: String?) async throws -> [AuditEntry]
+}
+
+extension ServerStorage {
+    package func locationList(_ query: ListQuery) async throws -> [UInt8] {
+        let (rows, count) = try await locations(query)
+        var json = LocationJSON(capacity: rows.count * 280 + 32)
+        json.writeList(rows, count: count, keys: query.keys)
+        return json.bytes
+    }
 }
