@@ -133,6 +133,22 @@ def drop_from_page_cache(path):
         os.close(descriptor)
 
 
+def log_in(app, trace):
+    """Logs in with the demo account; the milliseconds from the login's submission to the first
+    frame of the map with its pins, and the number of pins drawn."""
+    app.wait_for(b"Log In")
+    app.send("demo@onthemap.example\tonthemap\r")
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        lines = frames(trace)
+        loaded = [line for line in lines if line[1] == "frame" and line[4].startswith("map:") and line[4] != "map:0"]
+        if loaded:
+            break
+        time.sleep(0.01)
+    submitted = next(int(line[0]) for line in lines if line[1] == "login-submitted")
+    return int(loaded[0][0]) - submitted, loaded[0][4].split(":")[1]
+
+
 def main():
     drop_from_page_cache(f"{BIN}/onthemap")
     server = start_server() if EXTERNAL else None
@@ -144,20 +160,15 @@ def main():
         app = App(120, 40)
         starts.append(app.wait_for(b"Log In") * 1000)
         app.quit()
+    # A first login reads the code and data of the map into the page cache as faults do (the
+    # login screen's starts read only theirs), so that the timed login below measures the app,
+    # not the disk; its own resident pages still come from folios read the same way every run.
+    warm = App(200, 60, trace=os.path.join(HOME, "warm-trace.txt"))
+    log_in(warm, os.path.join(HOME, "warm-trace.txt"))
+    warm.quit()
     trace = os.path.join(HOME, "trace.txt")
     app = App(200, 60, trace=trace)
-    app.wait_for(b"Log In")
-    app.send("demo@onthemap.example\tonthemap\r")
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        lines = frames(trace)
-        loaded = [line for line in lines if line[1] == "frame" and line[4].startswith("map:") and line[4] != "map:0"]
-        if loaded:
-            break
-        time.sleep(0.01)
-    submitted = next(int(line[0]) for line in lines if line[1] == "login-submitted")
-    login_ms = int(loaded[0][0]) - submitted
-    pins = loaded[0][4].split(":")[1]
+    login_ms, pins = log_in(app, trace)
     before = len(frames(trace))
     for key in ["l"] * 8 + ["+"] * 4 + ["h"] * 8 + ["-"] * 4 + ["+"] * 6 + ["0"]:
         app.send(key)
