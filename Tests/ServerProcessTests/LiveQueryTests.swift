@@ -101,6 +101,11 @@ import Testing
             // A message over the size limit closes the socket (1009), and the server lives on.
             client.send(String(repeating: " ", count: 20_000))
             #expect(await client.next() == nil)
+            // A reserved opcode fails the connection (1002).
+            let reserved = try LiveQueryTestClient(port: server.port)
+            _ = reserved.sendFrame(opcode: 0x3, [1])
+            #expect(await reserved.next() == nil)
+            #expect(reserved.closeCode == 1002)
             let again = try LiveQueryTestClient(port: server.port)
             again.send(json: ["op": "connect"])
             #expect(await again.next()?["op"] as? String == "connected")

@@ -127,8 +127,12 @@ final class LiveQuerySocketHandler: ChannelDuplexHandler {
                 sendClose(code, reason: nil)
             }
             context.close(promise: nil)
+        case .text, .binary:
+            break  // after the server's close: dropped
         default:
-            break
+            // A reserved opcode (3–7, 11–15; continuations arrive aggregated): RFC 6455 says
+            // to fail the connection.
+            close(.protocolError, reason: nil, within: nil)
         }
     }
 
