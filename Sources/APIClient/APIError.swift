@@ -45,7 +45,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .timedOut(let server):
             return "The server at \(server) did not answer in time. Try again."
         case .answerTooBig(let server, let maxBytes):
-            return "The server at \(server) sent an answer bigger than \(maxBytes / 1_048_576) MB; it was not read."
+            return "The server at \(server) sent an answer bigger than \(maxBytes / 1_048_576) MB; reading stopped there."
         case .invalidCredentials:
             return "Wrong email or password."
         case .providerTokenRefused(let message):
