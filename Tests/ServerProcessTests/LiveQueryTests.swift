@@ -176,7 +176,7 @@ import Testing
                 flooder.send(json: ["op": "connect"])
                 #expect(await flooder.next()?["op"] as? String == "connected")
                 let pid = server.process.processIdentifier
-                let before = try #require(ProviderAnswerLimitTests.peakMegabytes(pid, "VmRSS"))
+                let before = try #require(ProcessMemory.megabytes(pid, "VmRSS"))
                 // A send that cannot go out within 3 s is the event: the server stopped reading.
                 var timeout = timeval(tv_sec: 3, tv_usec: 0)
                 setsockopt(flooder.socket.descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -191,7 +191,7 @@ import Testing
                     guard count > 0 else { break }
                     sent += count
                 }
-                let after = try #require(ProviderAnswerLimitTests.peakMegabytes(pid, "VmRSS"))
+                let after = try #require(ProcessMemory.megabytes(pid, "VmRSS"))
                 #expect(sent < 40_000_000, "the server read every ping: \(sent) bytes")
                 #expect(after - before < 16, "the server went from \(before) MB to \(after) MB")
             }

@@ -15,15 +15,6 @@ import Testing
         ("a byte every 0.5 s", .drip(interval: 0.5)),
     ]
 
-    /// The peak resident memory of a running process, in MB (`VmHWM`; `VmRSS` for the present one).
-    static func peakMegabytes(_ pid: Int32, _ field: String = "VmHWM") -> Double? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-        else { return nil }
-        return kilobytes / 1024
-    }
-
     @Test(arguments: 0..<cases.count)
     func aHugeOrSlowProviderAnswerIsRefusedWithinTheDeadline(index: Int) async throws {
         try await HeavyTests.exclusively {
@@ -40,7 +31,7 @@ import Testing
                 ])
             defer { Task { await server.stop() } }
             let pid = server.process.process.processIdentifier
-            let before = try #require(Self.peakMegabytes(pid))
+            let before = try #require(ProcessMemory.megabytes(pid))
             let (reply, seconds) = try await BoundHTTP.timed(
                 "POST", server.port, "/v1/session", json: #"{"oauth":{"provider":"github","access_token":"tok-1"}}"#)
             #expect(reply.status == 502, "\(name): \(reply.status)")
@@ -49,8 +40,8 @@ import Testing
                 // Refused at the cap, not at the deadline.
                 #expect(seconds < 5, "\(name): answered after \(seconds) s")
             }
-            let peak = try #require(Self.peakMegabytes(pid))
-            let resident = try #require(Self.peakMegabytes(pid, "VmRSS"))
+            let peak = try #require(ProcessMemory.megabytes(pid))
+            let resident = try #require(ProcessMemory.megabytes(pid, "VmRSS"))
             #expect(peak < 100, "\(name): the server peaked at \(peak) MB")
             // The cap (64 KB) and what is in flight below it: never the answer's size.
             #expect(peak - before < 16, "\(name): the server's peak grew from \(before) MB to \(peak) MB")
