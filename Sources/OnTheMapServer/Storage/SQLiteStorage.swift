@@ -120,14 +120,11 @@ final class SQLiteStorage: ServerStorage {
             try budgets.budget(for: db).run(timeout: queryTimeout) {
                 var json = LocationJSON(capacity: min(query.limit, 1000) * 280 + 32)
                 json.beginList()
-                if query.limit > 0 {
-                    let statement = try db.cachedStatement(sql: sql)
-                    let arguments = StatementArguments(binds + [query.limit.databaseValue, query.skip.databaseValue])
-                    let columns = SQLiteLocationColumns(statement: statement.sqliteStatement)
-                    let cursor = try Row.fetchCursor(statement, arguments: arguments)
-                    while try cursor.next() != nil { json.writeListRow(columns, keys: query.keys) }
+                let count = try Self.eachRow(
+                    db, sql: sql, countSQL: countSQL, binds: binds, limit: query.limit, skip: query.skip
+                ) { statement, _ in
+                    json.writeListRow(SQLiteLocationColumns(statement: statement), keys: query.keys)
                 }
-                let count = try countSQL.flatMap { try Int.fetchOne(db, sql: $0, arguments: StatementArguments(binds)) }
                 json.endList(count: count)
                 return json.bytes
             }
@@ -149,20 +146,28 @@ final class SQLiteStorage: ServerStorage {
     private static func read(_ db: Database, sql: String, countSQL: String?, binds: [DatabaseValue], limit: Int, skip: Int)
         throws -> (rows: [StoredLocation], count: Int?)
     {
-        // A cached statement (no parse per request) and a cursor, whose rows are read straight
-        // from the statement instead of being copied first: the list endpoint's hot path.
         var rows: [StoredLocation] = []
-        if limit > 0 {
-            rows.reserveCapacity(min(limit, 1000))
-            let arguments = StatementArguments(binds + [limit.databaseValue, skip.databaseValue])
-            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-            while let row = try cursor.next() { rows.append(location(from: row)) }
-        }
-        var count: Int?
-        if let countSQL {
-            count = try Int.fetchOne(db, sql: countSQL, arguments: StatementArguments(binds))
+        rows.reserveCapacity(min(limit, 1000))
+        let count = try eachRow(db, sql: sql, countSQL: countSQL, binds: binds, limit: limit, skip: skip) { _, row in
+            rows.append(location(from: row))
         }
         return (rows, count)
+    }
+
+    /// Runs the page's statement (cached: no parse per request) with `limit` and `skip` bound
+    /// after `binds`, calling `body` with each row in place (the statement and GRDB's row on it,
+    /// neither copied), then the count statement when there is one; the count.
+    private static func eachRow(
+        _ db: Database, sql: String, countSQL: String?, binds: [DatabaseValue], limit: Int, skip: Int,
+        _ body: (_ statement: OpaquePointer, _ row: Row) throws -> Void
+    ) throws -> Int? {
+        if limit > 0 {
+            let statement = try db.cachedStatement(sql: sql)
+            let arguments = StatementArguments(binds + [limit.databaseValue, skip.databaseValue])
+            let cursor = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try cursor.next() { try body(statement.sqliteStatement, row) }
+        }
+        return try countSQL.flatMap { try Int.fetchOne(db, sql: $0, arguments: StatementArguments(binds)) }
     }
 
     /// SQLite does not announce other processes' commits (`onthemap-server import` while serving,
