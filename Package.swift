@@ -35,6 +35,13 @@ let package = Package(
         /// Cleans network text for terminals and measures it in columns.
         .target(name: "SafeText"),
 
+        /// HTTP with a byte cap and one deadline for the whole exchange: `http://` over a plain socket,
+        /// `https://` through the system's libcurl, loaded on first use (CCurl).
+        .target(name: "BoundedHTTP", dependencies: ["CCurl"]),
+
+        /// libcurl's easy interface resolved with dlopen on first use: its headers, nothing linked.
+        .target(name: "CCurl"),
+
         /// The demo class's places and account: seeded by the server, read by the map and geocoder tests.
         .target(name: "DemoClass"),
 
@@ -188,6 +195,7 @@ let package = Package(
         // MARK: - Tests
 
         .testTarget(name: "OnTheMapModelsTests", dependencies: ["OnTheMapModels"]),
+        .testTarget(name: "BoundedHTTPTests", dependencies: ["BoundedHTTP", "StandIn"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
         .testTarget(

@@ -1,0 +1,118 @@
+import Foundation
+
+/// One header field, as sent or as received (the name's case kept; compare without it).
+public struct HTTPField: Sendable, Equatable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// One HTTP request: `http://` or `https://` URL, method, header fields, an optional body.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    public var url: URL
+    /// Sent in this order after the transport's own (`Host`, `Content-Length`, `Connection`).
+    public var fields: [HTTPField]
+    public var body: Data?
+
+    public init(method: String = "GET", url: URL, fields: [HTTPField] = [], body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.fields = fields
+        self.body = body
+    }
+}
+
+/// A whole answer: its status, its header fields in the order received, and its body (never
+/// more than the exchange's cap).
+public struct HTTPAnswer: Sendable {
+    public var status: Int
+    public var fields: [HTTPField]
+    public var body: Data
+
+    public init(status: Int, fields: [HTTPField], body: Data) {
+        self.status = status
+        self.fields = fields
+        self.body = body
+    }
+
+    /// The first field of that name (any case).
+    public func value(of name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Every field of that name (any case), in order: `Set-Cookie` comes once a cookie.
+    public func values(of name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+    }
+
+    /// The value of the cookie `name` that the answer sets (`Set-Cookie: name=value; …`).
+    public func cookie(named name: String) -> String? {
+        for header in values(of: "Set-Cookie") {
+            let pair = header.prefix { $0 != ";" }
+            guard let equals = pair.firstIndex(of: "=") else { continue }
+            if pair[..<equals].trimmingCharacters(in: .whitespaces) == name {
+                return pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+}
+
+/// Why an exchange has no answer.
+public enum HTTPFailure: Error, Sendable, Equatable {
+    /// The answer (its announced length, or the bytes read so far) passed the cap; reading
+    /// stopped there.
+    case tooBig(maxBytes: Int)
+    /// The whole exchange, from connecting to the body's last byte, took longer than the deadline.
+    case deadline(seconds: Double)
+    /// The task waiting for it was cancelled.
+    case cancelled
+    /// No HTTP answer: not resolved, refused, reset, not HTTP, a TLS failure; the words say which.
+    case transport(String)
+}
+
+/// One bounded exchange: whatever the server does, at most `maxBytes` of body are read (bigger
+/// answers are refused however they are framed, and reading stops at the cap) and the whole
+/// exchange ends within `deadline`.
+public protocol HTTPExchanging: Sendable {
+    func exchange(_ request: HTTPRequest, maxBytes: Int, deadline: Duration) async throws(HTTPFailure) -> HTTPAnswer
+}
+
+/// The app's and the servers' HTTP client: `http://` over a plain socket read only as fast as it
+/// is consumed (`PlainHTTPExchange`), `https://` through the system's libcurl, loaded the first
+/// time an `https://` URL is asked for (`CurlExchange`), so that a class on `http://` never maps
+/// libcurl and its TLS libraries. One connection an exchange, no cookies kept, no cache, no
+/// redirects followed, no content decoding.
+public struct BoundedHTTPClient: HTTPExchanging {
+    /// A CA bundle to trust instead of the system's (tests with their own certificate).
+    public var caFile: String?
+
+    public init(caFile: String? = nil) {
+        self.caFile = caFile
+    }
+
+    public func exchange(_ request: HTTPRequest, maxBytes: Int, deadline: Duration) async throws(HTTPFailure)
+        -> HTTPAnswer
+    {
+        switch request.url.scheme?.lowercased() {
+        case "http":
+            return try await PlainHTTPExchange.exchange(request, maxBytes: maxBytes, deadline: deadline)
+        case "https":
+            return try await CurlExchange.exchange(request, maxBytes: maxBytes, deadline: deadline, caFile: caFile)
+        default:
+            throw .transport("not an http:// or https:// URL")
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
