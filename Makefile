@@ -3,8 +3,9 @@
 # only what the build and the app need, `make test` the rest too (tmux, PostgreSQL, lintian…).
 
 SWIFT ?= swift
-APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev libqrencode-dev
-TEST_APT_PACKAGES := tmux python3 postgresql lintian man-db dpkg-dev libcurl4-openssl-dev
+# libcurl4-openssl-dev: its headers for CCurl (libcurl itself is loaded on the first https://).
+APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev libqrencode-dev libcurl4-openssl-dev
+TEST_APT_PACKAGES := tmux python3 postgresql lintian man-db dpkg-dev openssl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
@@ -17,7 +18,7 @@ deps:
 	@$(call install_missing,$(APT_PACKAGES))
 
 ## test-deps: and those only the tests need (the end-to-end suite's tmux, the PostgreSQL suite's
-## server, the packaging test's dpkg-dev, lintian and man-db, the release build's libcurl symlink).
+## server, the packaging test's dpkg-dev, lintian and man-db, the TLS tests' openssl).
 test-deps: deps
 	@$(call install_missing,$(TEST_APT_PACKAGES))
 
@@ -63,14 +64,12 @@ test-packages: deb
 
 ## release: the release build that `make install` and `make deb` ship and every benchmark
 ## measures — both executables, the Swift runtime and Foundation linked statically so that they
-## run where no Swift toolchain is installed (FoundationNetworking's static link needs libcurl's
-## -dev symlink). RELEASE_FLAGS is the one release configuration: every release build here uses
+## run where no Swift toolchain is installed. RELEASE_FLAGS is the one release configuration: every release build here uses
 ## exactly these flags, so they all share .build/release and none rebuilds what another built
 ## (a build with other flags into the same folder would rebuild everything, about 8 minutes).
 RELEASE_FLAGS = -c release --static-swift-stdlib
 export RELEASE_FLAGS
 release: deps
-	@$(call install_missing,libcurl4-openssl-dev)
 	$(SWIFT) build $(RELEASE_FLAGS) --product onthemap
 	$(SWIFT) build $(RELEASE_FLAGS) --product onthemap-server
 

@@ -47,8 +47,8 @@ let package = Package(
 
         // MARK: - Client
 
-        /// The one API client: URLSession + Codable, both dialects, typed errors.
-        .target(name: "APIClient", dependencies: ["OnTheMapModels"]),
+        /// The one API client: BoundedHTTP + Codable, both dialects, typed errors.
+        .target(name: "APIClient", dependencies: ["BoundedHTTP", "OnTheMapModels"]),
 
         // MARK: - Map and geocoder
 
@@ -60,7 +60,7 @@ let package = Package(
         ),
 
         /// The Geocoder protocol and its implementations: the offline gazetteer (GeoNames), Nominatim, Photon.
-        .target(name: "Geo", exclude: ["ATTRIBUTION.md"]),
+        .target(name: "Geo", dependencies: ["BoundedHTTP"], exclude: ["ATTRIBUTION.md"]),
 
         /// Timings and memory of the map and the geocoder, with budgets (`make bench`, RELEASE_FLAGS).
         .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo"]),
@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "OnTheMapServer",
             dependencies: [
-                "OnTheMapModels", "DemoClass", "SafeText",
+                "BoundedHTTP", "OnTheMapModels", "DemoClass", "SafeText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // HTTPServerBuilder and ServerChildChannel, for the guard before the upgrade decision.
                 .product(name: "HummingbirdCore", package: "hummingbird"),

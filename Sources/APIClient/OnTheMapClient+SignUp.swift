@@ -1,9 +1,7 @@
+import BoundedHTTP
 import Foundation
 import OnTheMapModels
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Discovery of the ways in, provider logins, and what a refused sign-up means.
 extension OnTheMapClient {
@@ -12,7 +10,7 @@ extension OnTheMapClient {
     public func authProviders() async throws(APIError) -> AuthProviders {
         let (data, response) = try await send("GET", Endpoint(dialect: configuration.dialect).authProviders)
         let payload = XSSIPrefix.strip(data)
-        switch response.statusCode {
+        switch response.status {
         case 200:
             do {
                 return try JSONDecoder().decode(AuthProviders.self, from: payload)
@@ -23,7 +21,7 @@ extension OnTheMapClient {
             return .originalServices
         default:
             throw sessionError(
-                status: response.statusCode, payload: payload, response: response, credentialsAreWrongOn403: false)
+                status: response.status, payload: payload, response: response, credentialsAreWrongOn403: false)
         }
     }
 
@@ -37,9 +35,9 @@ extension OnTheMapClient {
         }
         let (data, response) = try await send("POST", Endpoint(dialect: configuration.dialect).session, body: body)
         let payload = XSSIPrefix.strip(data)
-        guard response.statusCode == 200 else {
-            let error = sessionError(status: response.statusCode, payload: payload, response: response, credentialsAreWrongOn403: false)
-            if response.statusCode == 403, case .refused(_, let message) = error { throw .providerTokenRefused(message: message) }
+        guard response.status == 200 else {
+            let error = sessionError(status: response.status, payload: payload, response: response, credentialsAreWrongOn403: false)
+            if response.status == 403, case .refused(_, let message) = error { throw .providerTokenRefused(message: message) }
             throw error
         }
         return try adoptSession(payload, response)
@@ -47,12 +45,12 @@ extension OnTheMapClient {
 
     /// A refused `POST …/users`: 403 with `"parameter":"invite"` is a missing or bad invite code,
     /// any other 403 a server that takes no sign-ups, 429 too many sign-ups from this address.
-    func signUpError(_ response: HTTPURLResponse, payload: Data) -> APIError {
+    func signUpError(_ response: HTTPAnswer, payload: Data) -> APIError {
         let body = try? JSONDecoder().decode(UdacityErrorBody.self, from: payload)
         let message = body?.error ?? Self.message(in: payload)
-        if response.statusCode == 403 {
+        if response.status == 403 {
             return body?.parameter == "invite" ? .inviteRejected(message: message) : .signUpClosed(message: message)
         }
-        return Self.error(status: response.statusCode, message: message, response: response)
+        return Self.error(status: response.status, message: message, response: response)
     }
 }

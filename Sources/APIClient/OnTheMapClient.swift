@@ -1,36 +1,24 @@
+import BoundedHTTP
 import Foundation
 import OnTheMapModels
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-/// The live client: Foundation `URLSession` over HTTP, `Codable` bodies, both dialects.
+/// The live client: `BoundedHTTP` exchanges, `Codable` bodies, both dialects.
 ///
-/// Cookies are kept per client (not in the shared cookie store), so two clients in one process
-/// — tests, or the app and its embedded server — never see each other's sessions.
+/// Cookies are kept per client (the XSRF token of its own session, nothing else), so two clients
+/// in one process — tests, or the app and its embedded server — never see each other's sessions.
 public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
     public let configuration: APIConfiguration
-    /// Each request gets a session of its own from this (`BoundedDownload`).
-    private let sessionConfiguration: URLSessionConfiguration
+    /// Every request goes through it: one connection a request, no cookie store, no cache.
+    private let http: any HTTPExchanging
     private let endpoint: Endpoint
     private let state = NSLock()
     private var session: UserSession?
     private var xsrfToken: String?
 
-    public init(configuration: APIConfiguration) {
+    public init(configuration: APIConfiguration, http: any HTTPExchanging = BoundedHTTPClient()) {
         self.configuration = configuration
+        self.http = http
         endpoint = Endpoint(dialect: configuration.dialect)
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.httpShouldSetCookies = false
-        sessionConfiguration.httpCookieAcceptPolicy = .never
-        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        // No URLCache at all: answers are never reused, and corelibs' cache lookup (made even with
-        // the policy above) builds a Locale per request, which loads ICU's locale data (~1 MB
-        // resident, Benchmarks.md "Terminal app").
-        sessionConfiguration.urlCache = nil
-        self.sessionConfiguration = sessionConfiguration
     }
 
     /// The session of the logged-in user, if any.
@@ -53,8 +41,8 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         let body = try encode(SessionRequest(username: email, password: password))
         let (data, response) = try await send("POST", endpoint.session, body: body)
         let payload = XSSIPrefix.strip(data)
-        guard response.statusCode == 200 else {
-            throw sessionError(status: response.statusCode, payload: payload, response: response)
+        guard response.status == 200 else {
+            throw sessionError(status: response.status, payload: payload, response: response)
         }
         return try adoptSession(payload, response)
     }
@@ -62,14 +50,14 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
     public func signUp(_ request: SignUpRequest) async throws(APIError) -> UserSession {
         let (data, response) = try await send("POST", endpoint.users, body: try encode(request))
         let payload = XSSIPrefix.strip(data)
-        guard (200..<300).contains(response.statusCode) else {
+        guard (200..<300).contains(response.status) else {
             throw signUpError(response, payload: payload)
         }
         return try adoptSession(payload, response)
     }
 
     /// Keeps the session of a login or sign-up answer, and its XSRF cookie for logging out.
-    func adoptSession(_ payload: Data, _ response: HTTPURLResponse) throws(APIError) -> UserSession {
+    func adoptSession(_ payload: Data, _ response: HTTPAnswer) throws(APIError) -> UserSession {
         let answer: SessionResponse = try decode(payload)
         let newSession = UserSession(
             accountKey: answer.account.key, sessionID: answer.session.id, expiration: answer.session.expiration)
@@ -95,8 +83,8 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
             session = nil
             xsrfToken = nil
         }
-        guard response.statusCode == 200 else {
-            throw sessionError(status: response.statusCode, payload: XSSIPrefix.strip(data), credentialsAreWrongOn403: false)
+        guard response.status == 200 else {
+            throw sessionError(status: response.status, payload: XSSIPrefix.strip(data), credentialsAreWrongOn403: false)
         }
     }
 
@@ -107,8 +95,8 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         if let current = currentSession { headers["Authorization"] = "Bearer \(current.sessionID)" }
         let (data, response) = try await send("GET", endpoint.user(key), headers: headers)
         let payload = XSSIPrefix.strip(data)
-        guard response.statusCode == 200 else {
-            throw sessionError(status: response.statusCode, payload: payload, credentialsAreWrongOn403: false)
+        guard response.status == 200 else {
+            throw sessionError(status: response.status, payload: payload, credentialsAreWrongOn403: false)
         }
         switch configuration.dialect {
         case .v1: return try decode(payload)
@@ -177,9 +165,9 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         let body = try encode(password.map { ["password": $0] } ?? [:])
         let (data, response) = try await send("DELETE", endpoint.user(key), headers: bearer(), body: body)
         let payload = XSSIPrefix.strip(data)
-        guard response.statusCode == 200 else {
+        guard response.status == 200 else {
             // A wrong password is a 403, counted like a failed login.
-            throw sessionError(status: response.statusCode, payload: payload, response: response)
+            throw sessionError(status: response.status, payload: payload, response: response)
         }
         return try decode(payload)
     }
@@ -187,9 +175,9 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
     public func exportAccount(key: String) async throws(APIError) -> AccountExport {
         let (data, response) = try await send("GET", endpoint.export(key), headers: bearer())
         let payload = XSSIPrefix.strip(data)
-        guard response.statusCode == 200 else {
+        guard response.status == 200 else {
             throw sessionError(
-                status: response.statusCode, payload: payload, response: response, credentialsAreWrongOn403: false)
+                status: response.status, payload: payload, response: response, credentialsAreWrongOn403: false)
         }
         let answer: AccountExport = try decode(payload)
         guard case .object = answer.account else {
@@ -214,9 +202,9 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         if let key = configuration.parseRESTAPIKey { headers["X-Parse-REST-API-Key"] = key }
         if let current = currentSession { headers["Authorization"] = "Bearer \(current.sessionID)" }
         let (data, response) = try await send(method, path, query: query, headers: headers, body: body)
-        guard (200..<300).contains(response.statusCode) else {
+        guard (200..<300).contains(response.status) else {
             throw Self.error(
-                status: response.statusCode, message: Self.message(in: data), code: Self.code(in: data),
+                status: response.status, message: Self.message(in: data), code: Self.code(in: data),
                 response: response)
         }
         return data
@@ -225,7 +213,7 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
     func send(
         _ method: String, _ path: String, query: [(String, String)] = [], headers: [String: String] = [:],
         body: Data? = nil
-    ) async throws(APIError) -> (Data, HTTPURLResponse) {
+    ) async throws(APIError) -> (Data, HTTPAnswer) {
         var text = configuration.baseURL.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         text += path
@@ -233,24 +221,19 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         guard let url = URL(string: text) else {
             throw .unreadableResponse(detail: "bad URL \(text)")
         }
-        var request = URLRequest(url: url, timeoutInterval: configuration.timeout)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.httpBody = body
+        var fields = [HTTPField("Accept", "application/json")]
+        if body != nil { fields.append(HTTPField("Content-Type", "application/json")) }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { fields.append(HTTPField(name, value)) }
         do {
-            // Streamed with a cap and one deadline for the whole answer: a hostile or broken
-            // server cannot make the app read hundreds of megabytes, or drip for ever.
-            let (http, data) = try await BoundedDownload.fetch(
-                request, configuration: sessionConfiguration, maxBytes: APIConfiguration.maxAnswerBytes,
-                deadline: configuration.timeout)
-            return (data, http)
-        } catch BoundedDownload.Failure.tooBig(let limit) {
+            // Read with a cap and one deadline for the whole answer: a hostile or broken server
+            // cannot make the app read hundreds of megabytes, or drip for ever.
+            let answer = try await http.exchange(
+                HTTPRequest(method: method, url: url, fields: fields, body: body),
+                maxBytes: APIConfiguration.maxAnswerBytes, deadline: .seconds(configuration.timeout))
+            return (answer.body, answer)
+        } catch .tooBig(let limit) {
             throw .answerTooBig(server: configuration.serverDescription, maxBytes: limit)
-        } catch BoundedDownload.Failure.deadline {
-            throw .timedOut(server: configuration.serverDescription)
-        } catch let error as URLError where error.code == .timedOut {
+        } catch .deadline {
             throw .timedOut(server: configuration.serverDescription)
         } catch {
             throw .cannotReachServer(server: configuration.serverDescription)
@@ -258,7 +241,7 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
     }
 
     func sessionError(
-        status: Int, payload: Data, response: HTTPURLResponse? = nil, credentialsAreWrongOn403: Bool = true
+        status: Int, payload: Data, response: HTTPAnswer? = nil, credentialsAreWrongOn403: Bool = true
     ) -> APIError {
         let message = (try? JSONDecoder().decode(UdacityErrorBody.self, from: payload))?.error ?? Self.message(in: payload)
         if status == 403 && credentialsAreWrongOn403 {
@@ -269,16 +252,16 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
 
     /// The error of a refused answer. The fair-share codes of Docs/Access.md get their own cases,
     /// so that the app and the CLI show the server's sentence: 403 code 119, 429 code 155.
-    static func error(status: Int, message: String, code: Int? = nil, response: HTTPURLResponse? = nil) -> APIError {
+    static func error(status: Int, message: String, code: Int? = nil, response: HTTPAnswer? = nil) -> APIError {
         if status == 403, code == 119 { return .notAllowed(message: message) }
         if status == 429, code == 155 {
             return .tooManyChanges(
-                retryAfter: RetryDelay.seconds(header: response?.value(forHTTPHeaderField: "Retry-After")),
+                retryAfter: RetryDelay.seconds(header: response?.value(of: "Retry-After")),
                 message: message)
         }
         if status == 429 {
             return .tooManyRequests(
-                retryAfter: RetryDelay.seconds(header: response?.value(forHTTPHeaderField: "Retry-After")),
+                retryAfter: RetryDelay.seconds(header: response?.value(of: "Retry-After")),
                 message: message)
         }
         return status >= 500 ? .serverError(status: status, message: message) : .refused(status: status, message: message)
@@ -303,12 +286,8 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         return Int(number)
     }
 
-    private static func cookie(named name: String, in response: HTTPURLResponse) -> String? {
-        guard let url = response.url else { return nil }
-        let fields = response.allHeaderFields.reduce(into: [String: String]()) { result, pair in
-            if let key = pair.key as? String, let value = pair.value as? String { result[key] = value }
-        }
-        return HTTPCookie.cookies(withResponseHeaderFields: fields, for: url).first { $0.name == name }?.value
+    private static func cookie(named name: String, in response: HTTPAnswer) -> String? {
+        response.cookie(named: name)
     }
 
     private func encode(_ value: some Encodable) throws(APIError) -> Data {

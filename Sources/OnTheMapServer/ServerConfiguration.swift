@@ -74,10 +74,10 @@ public struct ServerConfiguration: Sendable {
     /// Opens a `postgres://` database; `nil` (the default) refuses one. Set by the executables
     /// that link `OnTheMapServerPostgres` (`PostgresOpener.live`).
     package var postgres: PostgresOpener? = nil
-    /// Carries the requests to login providers. The default reads through URLSession (no
-    /// backpressure for answers of no announced length, see `URLSessionProviderExchange`); the
-    /// executables that link `OnTheMapServerProviderClient` set `AsyncHTTPProviderExchange`.
-    package var providerExchange: any ProviderExchange = URLSessionProviderExchange()
+    /// Carries the requests to login providers. The default is `BoundedHTTPProviderExchange` (the
+    /// terminal app's built-in server); the executables that link `OnTheMapServerProviderClient`
+    /// set `AsyncHTTPProviderExchange`.
+    package var providerExchange: any ProviderExchange = BoundedHTTPProviderExchange()
     /// The LiveQuery socket's bounds (`serve --live-*`).
     public var liveQuery = LiveQueryLimits()
     /// Who may see which row over LiveQuery (the default: every row, as the REST list).

@@ -4,11 +4,14 @@ import StandIn
 import Testing
 
 /// The client reads a server's answer with an 8 MB cap and one deadline (15 s) for the whole
-/// exchange: `onthemap list` against a 400 MB answer, or one dripped a byte at a time, says so
-/// and ends, under 100 MB (its peak resident size, from a python3 parent's getrusage).
+/// exchange: `onthemap list` against a 400 MB answer — announced, close-delimited or chunked — or
+/// one dripped a byte at a time, says so and ends, under 100 MB (its peak resident size, from a
+/// python3 parent's getrusage).
 @Suite struct AnswerCapTests {
     static let cases: [(String, FloodingServer.Mode, String)] = [
         ("400 MB", .bytes(400_000_000, announced: true), "bigger than 8 MB"),
+        ("400 MB, no length", .bytes(400_000_000, announced: false), "bigger than 8 MB"),
+        ("400 MB, chunked", .chunked(400_000_000), "bigger than 8 MB"),
         ("a byte every 0.5 s", .drip(interval: 0.5), "did not answer in time"),
     ]
 

@@ -20,4 +20,32 @@ import Testing
         #expect(server.range(of: Data("PostgresNIO".utf8)) != nil)
         #expect(server.range(of: Data("AsyncHTTPClient".utf8)) != nil)
     }
+
+    /// Neither binary links FoundationNetworking, whose libcurl would be a `DT_NEEDED` library
+    /// loaded (with its TLS libraries) at every start: `BoundedHTTP` loads libcurl with dlopen on
+    /// the first `https://` exchange. The test runner, which links FoundationNetworking, is the
+    /// control.
+    @Test func noBinaryLoadsLibcurlAtStart() throws {
+        func needed(_ url: URL) throws -> [String] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["readelf", "--dynamic", url.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text.split(separator: "\n").filter { $0.contains("(NEEDED)") }.map(String.init)
+        }
+        for name in ["onthemap", "onthemap-server"] {
+            let libraries = try needed(ProductBinary.url(name))
+            #expect(libraries.contains { $0.contains("libc.so") }, "\(name): \(libraries)")
+            #expect(!libraries.contains { $0.contains("libcurl") || $0.contains("FoundationNetworking") }, "\(name): \(libraries)")
+            #expect(try Self.binary(name).range(of: Data("FoundationNetworking".utf8)) == nil, "\(name)")
+        }
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0])
+        if FileManager.default.isExecutableFile(atPath: runner.path), runner.lastPathComponent.hasSuffix(".xctest") {
+            #expect(try needed(runner).contains { $0.contains("FoundationNetworking") })
+        }
+    }
 }

@@ -1,23 +1,18 @@
+import BoundedHTTP
 import Foundation
 import OnTheMapModels
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The live device login: form-encoded POSTs to the provider's endpoints (Facebook's
 /// `device/login` and `device/login_status`, or RFC 8628's device and token endpoints).
 /// Holds no token: the one it gets is handed to the caller and nowhere stored.
 public struct DeviceLoginClient: DeviceLoginAPI {
-    private let session: URLSession
+    private let http: any HTTPExchanging
     private let timeout: TimeInterval
+    /// A provider's answers are small JSON objects; a bigger one is refused, and not read past this.
+    static let maxAnswerBytes = 65_536
 
-    public init(timeout: TimeInterval = 15) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+    public init(timeout: TimeInterval = 15, http: any HTTPExchanging = BoundedHTTPClient()) {
+        self.http = http
         self.timeout = timeout
     }
 
@@ -97,22 +92,24 @@ public struct DeviceLoginClient: DeviceLoginAPI {
     private func post(_ url: URL, _ form: [(String, String)], _ provider: DeviceLoginProvider) async throws(DeviceLoginError)
         -> (Int, JSONValue)
     {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        // GitHub answers form-encoded unless asked for JSON.
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.httpBody = Data(QueryString.encode(form).utf8)
+        let request = HTTPRequest(
+            method: "POST", url: url,
+            fields: [
+                HTTPField("Content-Type", "application/x-www-form-urlencoded"),
+                // GitHub answers form-encoded unless asked for JSON.
+                HTTPField("Accept", "application/json"),
+            ],
+            body: Data(QueryString.encode(form).utf8))
+        let answer: HTTPAnswer
         do {
-            let (data, response) = try await session.data(for: request)
-            guard let http = response as? HTTPURLResponse, data.count <= 65_536 else { throw DeviceLoginError.unreadable(provider: provider.displayName) }
-            let body = (try? JSONDecoder().decode(JSONValue.self, from: data)) ?? .null
-            return (http.statusCode, body)
-        } catch let error as DeviceLoginError {
-            throw error
+            answer = try await http.exchange(request, maxBytes: Self.maxAnswerBytes, deadline: .seconds(timeout))
+        } catch .tooBig {
+            throw .unreadable(provider: provider.displayName)
         } catch {
             throw .cannotReachProvider(provider: provider.displayName)
         }
+        let body = (try? JSONDecoder().decode(JSONValue.self, from: answer.body)) ?? .null
+        return (answer.status, body)
     }
 
     /// Short printable ASCII: the code is shown large, and must not carry terminal controls.

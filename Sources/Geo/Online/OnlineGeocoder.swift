@@ -1,8 +1,5 @@
+import BoundedHTTP
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// A Nominatim or Photon adapter: at most one request per `minimumInterval`, answers cached,
 /// and the offline gazetteer (with a notice) when the service cannot be reached.
@@ -32,21 +29,21 @@ public struct OnlineGeocoder: Geocoder {
     public let service: Service
     public let settings: OnlineGeocoderSettings
     private let fallback: (any Geocoder)?
-    private let session: URLSession
+    private let http: any HTTPExchanging
     private let limiter: RateLimiter
     private let cache = ResultCache()
 
     /// - Parameters:
     ///   - fallback: answers when the service is unreachable (nil: throw `.unreachable`).
-    ///   - session: the URLSession to use (one shared session; corelibs dislikes many).
+    ///   - http: the HTTP client (its answers read with a cap and a deadline).
     public init(
         service: Service, settings: OnlineGeocoderSettings, fallback: (any Geocoder)? = OfflineGeocoder(),
-        session: URLSession = .shared
+        http: any HTTPExchanging = BoundedHTTPClient()
     ) {
         self.service = service
         self.settings = settings
         self.fallback = fallback
-        self.session = session
+        self.http = http
         self.limiter = RateLimiter(interval: settings.minimumInterval)
     }
 
@@ -64,9 +61,10 @@ public struct OnlineGeocoder: Geocoder {
             await limiter.release()
             return cached
         }
-        let exchange: Result<(Data, URLResponse), any Error>
+        let exchange: Result<HTTPAnswer, HTTPFailure>
         do {
-            exchange = .success(try await session.data(for: request))
+            exchange = .success(
+                try await http.exchange(request, maxBytes: Self.maxAnswerBytes, deadline: .seconds(settings.timeout)))
         } catch {
             exchange = .failure(error)
         }
@@ -74,13 +72,15 @@ public struct OnlineGeocoder: Geocoder {
 
         let placemarks: [Placemark]
         switch exchange {
+        case .failure(.tooBig):
+            return try await fallBack(trimmed, reason: "sent an answer bigger than \(Self.maxAnswerBytes / 1_048_576) MB")
         case .failure:
             return try await fallBack(trimmed, reason: "is unreachable")
-        case .success(let (data, response)):
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        case .success(let answer):
+            let status = answer.status
             guard status == 200 else { return try await fallBack(trimmed, reason: "answered HTTP \(status)") }
             do {
-                placemarks = try parse(data)
+                placemarks = try parse(answer.body)
             } catch {
                 return try await fallBack(trimmed, reason: "sent an answer that could not be read")
             }
@@ -93,7 +93,10 @@ public struct OnlineGeocoder: Geocoder {
 
     // MARK: - Helpers
 
-    func request(for query: String) -> URLRequest? {
+    /// The most of an answer read: a few places of JSON are some kilobytes.
+    static let maxAnswerBytes = 2 << 20
+
+    func request(for query: String) -> HTTPRequest? {
         let path = service == .nominatim ? "search" : "api"
         guard
             var components = URLComponents(
@@ -105,10 +108,8 @@ public struct OnlineGeocoder: Geocoder {
         if service == .nominatim { items.append(URLQueryItem(name: "format", value: "jsonv2")) }
         components.queryItems = items
         guard let url = components.url else { return nil }
-        var request = URLRequest(url: url, timeoutInterval: settings.timeout)
-        request.setValue(settings.userAgent, forHTTPHeaderField: "User-Agent")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        return request
+        return HTTPRequest(
+            url: url, fields: [HTTPField("User-Agent", settings.userAgent), HTTPField("Accept", "application/json")])
     }
 
     private func parse(_ data: Data) throws -> [Placemark] {

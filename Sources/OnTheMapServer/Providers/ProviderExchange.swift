@@ -1,9 +1,6 @@
+import BoundedHTTP
 import Foundation
 import OnTheMapModels
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// One request from the server to a login provider (a token check, a profile).
 package struct ProviderRequest: Sendable {
@@ -38,46 +35,36 @@ package struct ProviderAnswer: Sendable {
 /// body held (bigger answers are refused, however they are framed) and the whole exchange, from
 /// connecting to the body's last byte, takes at most `deadline`.
 ///
-/// The core's default is `URLSessionProviderExchange`. `onthemap-server` (and the tests that start
+/// The core's default is `BoundedHTTPProviderExchange`. `onthemap-server` (and the tests that start
 /// servers in-process) inject `AsyncHTTPProviderExchange` from `OnTheMapServerProviderClient`
-/// through `ServerConfiguration.providerExchange`, the way `PostgresOpener` is injected: it reads
-/// with backpressure, so an answer of no announced length is not read ahead of the cap.
+/// through `ServerConfiguration.providerExchange`, the way `PostgresOpener` is injected. Both read
+/// with backpressure: an answer of no announced length is not read ahead of the cap.
 package protocol ProviderExchange: Sendable {
     /// The answer, or a throw when there is none within `deadline` and `maxBytes` (the caller
     /// words every such failure as "the provider is unreachable").
     func send(_ request: ProviderRequest, maxBytes: Int, deadline: Duration) async throws -> ProviderAnswer
 }
 
-/// The core's provider exchange, through FoundationNetworking's URLSession (`BoundedDownload`):
-/// no cookies, no cache; the delegate cancels at the cap and at the deadline. An answer that
-/// announces a length past the cap is refused unread, but one of no announced length is read
-/// ahead by libcurl, whose chunks FoundationNetworking queues to the delegate without
-/// backpressure: up to hundreds of MB before the cancel lands. It serves the terminal app's
-/// built-in server, which links no NIOSSL (`onthemap-server` uses `AsyncHTTPProviderExchange`).
-package struct URLSessionProviderExchange: ProviderExchange {
-    private static let configuration: URLSessionConfiguration = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.urlCache = nil
-        return configuration
-    }()
+/// The core's provider exchange, through `BoundedHTTPClient`: one connection an exchange, no
+/// cookies, no cache, no redirects; `http://` read from the socket only up to the cap, `https://`
+/// through libcurl, whose write callback stops the transfer at the cap. It serves the terminal
+/// app's built-in server, which links no NIOSSL (`onthemap-server` uses `AsyncHTTPProviderExchange`).
+package struct BoundedHTTPProviderExchange: ProviderExchange {
+    private let http: any HTTPExchanging
 
-    package init() {}
+    package init(http: any HTTPExchanging = BoundedHTTPClient()) {
+        self.http = http
+    }
 
     package func send(_ request: ProviderRequest, maxBytes: Int, deadline: Duration) async throws -> ProviderAnswer {
-        let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
-        var outgoing = URLRequest(
-            url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: seconds)
-        outgoing.httpMethod = request.method
-        outgoing.httpBody = request.body
-        for (name, value) in request.headers { outgoing.setValue(value, forHTTPHeaderField: name) }
-        let (http, data) = try await BoundedDownload.fetch(
-            outgoing, configuration: Self.configuration, maxBytes: maxBytes, deadline: seconds)
+        let outgoing = HTTPRequest(
+            method: request.method, url: request.url,
+            fields: request.headers.sorted { $0.key < $1.key }.map { HTTPField($0.key, $0.value) }, body: request.body)
+        let answer = try await http.exchange(outgoing, maxBytes: maxBytes, deadline: deadline)
         var fields: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let key = key as? String, let value = value as? String { fields[key.lowercased()] = value }
+        for field in answer.fields where fields[field.name.lowercased()] == nil {
+            fields[field.name.lowercased()] = field.value
         }
-        return ProviderAnswer(status: http.statusCode, headers: fields, body: data)
+        return ProviderAnswer(status: answer.status, headers: fields, body: answer.body)
     }
 }

@@ -13,7 +13,7 @@ struct ProviderHTTP: Sendable {
     }
 
     /// Who carries the requests (`ServerConfiguration.providerExchange`).
-    var exchange: any ProviderExchange = URLSessionProviderExchange()
+    var exchange: any ProviderExchange = BoundedHTTPProviderExchange()
     /// How long a whole request to a provider may take before the login fails with 502.
     var deadline: Duration = .seconds(10)
     /// Bigger answers are not a profile: refused as unreachable.
