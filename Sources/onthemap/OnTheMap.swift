@@ -45,7 +45,7 @@ struct OnTheMap: AsyncParsableCommand {
 
 #if canImport(Glibc)
     /// `mallopt(M_ARENA_MAX, count)`: one malloc arena instead of one per thread (up to 8 per
-    /// core). The app's threads (the built-in server's event loops, URLSession, the concurrency
+    /// core). The app's threads (the built-in server's event loops, the HTTP exchanges, the concurrency
     /// pool) allocate little, and separate arenas keep freed memory resident in each.
     /// <malloc.h> is not in the Glibc module, so `mallopt` is looked up.
     private func limitMallocArenas(to count: Int32) {
