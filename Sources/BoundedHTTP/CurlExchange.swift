@@ -135,11 +135,15 @@ private final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Keeps the final answer's fields: a status line (the final one, or after 100 Continue) starts
-    /// them afresh; a line without a colon (the blank end) is not a field.
+    /// them afresh; a line without a colon (the blank end) is not a field. A chunked answer's
+    /// trailer fields, if any, come after its head's.
     private func received(headerLine: String) {
         let line = headerLine.trimmingCharacters(in: .newlines)
         if line.hasPrefix("HTTP/") {
             fields.removeAll()
+        } else if line.first == " " || line.first == "\t", !fields.isEmpty {
+            // An obsolete folded line continues the field before it.
+            fields[fields.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
         } else if let colon = line.firstIndex(of: ":") {
             let value = line[line.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
             fields.append(HTTPField(String(line[..<colon]), value))

@@ -125,7 +125,6 @@ otm_curl_outcome otm_curl_perform(otm_curl_exchange *exchange) {
     SET(CURLOPT_PROXY, "")     // the server named, like the http:// transport: no proxy from the environment
     SET(CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1)  // the same framing and field case as http://
     SET(CURLOPT_TIMEOUT_MS, (long)exchange->timeout_ms)
-    SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)exchange->max_bytes)  // an announced length over it: refused unread
     SET(CURLOPT_HTTPHEADER, headers)
     SET(CURLOPT_WRITEFUNCTION, on_body)
     SET(CURLOPT_WRITEDATA, exchange)
@@ -136,16 +135,21 @@ otm_curl_outcome otm_curl_perform(otm_curl_exchange *exchange) {
     SET(CURLOPT_NOPROGRESS, 0L)
     if (exchange->ca_file != NULL) SET(CURLOPT_CAINFO, exchange->ca_file)
 
-    // GET is libcurl's default; HEAD must not wait for a body; a body goes as POST fields (binary
-    // safe with their size; never NULL, which would make libcurl read stdin), under the request's
-    // own method name when that is not POST.
-    if (strcmp(exchange->method, "HEAD") == 0) {
+    // GET is libcurl's default; HEAD must not wait for a body (and its Content-Length is not one:
+    // no MAXFILESIZE); a body goes as POST fields (binary safe with their size; never NULL, which
+    // would make libcurl read stdin), under the request's own method name when that is not POST.
+    int head = strcmp(exchange->method, "HEAD") == 0;
+    if (head) {
         SET(CURLOPT_NOBODY, 1L)
-    } else if (exchange->has_body) {
+    } else {
+        // An announced length over the cap: refused before reading the body.
+        SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)exchange->max_bytes)
+    }
+    if (!head && exchange->has_body) {
         SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)exchange->body_size)
         SET(CURLOPT_POSTFIELDS, exchange->body != NULL ? exchange->body : (const void *)"")
         if (strcmp(exchange->method, "POST") != 0) SET(CURLOPT_CUSTOMREQUEST, exchange->method)
-    } else if (strcmp(exchange->method, "GET") != 0) {
+    } else if (!head && strcmp(exchange->method, "GET") != 0) {
         SET(CURLOPT_CUSTOMREQUEST, exchange->method)
     }
 

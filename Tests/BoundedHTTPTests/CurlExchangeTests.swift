@@ -59,7 +59,17 @@ import Testing
         #expect(try Received(delete.body).method == "DELETE")
     }
 
-    @Test func theFieldsAreTheFinalAnswersAfter100Continue() async throws {
+    @Test func headReadsNoBodyAndItsLengthIsNotTheBodys() async throws {
+        let server = try TLSServer.start()
+        defer { server.stop() }
+        let answer = try await server.client.exchange(
+            HTTPRequest(method: "HEAD", url: server.url("/bytes?n=5000")), maxBytes: 100, deadline: .seconds(20))
+        #expect(answer.status == 200)
+        #expect(answer.value(of: "Content-Length") == "5000")
+        #expect(answer.body.isEmpty)
+    }
+
+    @Test func theFieldsAreTheFinalAnswersAfter100ContinueAndFoldedLinesJoin() async throws {
         let server = try TLSServer.start()
         defer { server.stop() }
         let answer = try await server.client.exchange(
@@ -67,6 +77,7 @@ import Testing
         #expect(answer.status == 200)
         #expect(answer.value(of: "X-Interim") == nil)
         #expect(answer.value(of: "X-Final") == "yes")
+        #expect(answer.value(of: "X-Folded") == "one two")
         #expect(answer.body == Data("done".utf8))
     }
 
@@ -342,6 +353,9 @@ private let serverScript = #"""
         def do_DELETE(self):
             self.route(b"")
 
+        def do_HEAD(self):
+            self.route(b"")
+
         def do_POST(self):
             self.route(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
 
@@ -367,15 +381,16 @@ private let serverScript = #"""
                                ("Set-Cookie", "b=2; HttpOnly"), ("Content-Length", str(len(answer)))])
                     self.wfile.write(answer)
                 elif path == "/continue":
-                    self.wfile.write(b"HTTP/1.1 100 Continue\r\nX-Interim: 1\r\n\r\n")
-                    self.head(200, [("X-Final", "yes"), ("Content-Length", "4")])
-                    self.wfile.write(b"done")
+                    self.wfile.write(b"HTTP/1.1 100 Continue\r\nX-Interim: 1\r\n\r\n"
+                                     b"HTTP/1.1 200 OK\r\nX-Final: yes\r\nX-Folded: one\r\n two\r\n"
+                                     b"Content-Length: 4\r\nConnection: close\r\n\r\ndone")
                 elif path == "/announced":
                     self.head(200, [("Content-Length", "10000000")])
                     time.sleep(60)
                 elif path == "/bytes":
                     self.head(200, [("Content-Length", str(count))])
-                    self.wfile.write(b"x" * count)
+                    if self.command != "HEAD":
+                        self.wfile.write(b"x" * count)
                 elif path == "/bytes-chunked":
                     self.head(200, [("Transfer-Encoding", "chunked")])
                     self.wfile.write(b"%x\r\n%s\r\n0\r\n\r\n" % (count, b"x" * count))
