@@ -116,7 +116,7 @@ private final class CurlTransfer: @unchecked Sendable {
                 state.pointee.body_size = bodyBytes.count
                 state.pointee.has_body = body == nil ? 0 : 1
                 state.pointee.max_bytes = Int64(max(0, maxBytes))
-                state.pointee.timeout_ms = max(1, Int64(deadline.seconds * 1000))
+                state.pointee.timeout_ms = Int64(min(max(deadline.seconds * 1000, 1), 1e12))
                 state.pointee.ca_file = UnsafePointer(cCAFile)
                 state.pointee.context = Unmanaged.passUnretained(self).toOpaque()
                 state.pointee.on_body = { context, bytes, size in

@@ -142,7 +142,8 @@ otm_curl_outcome otm_curl_perform(otm_curl_exchange *exchange) {
     if (head) {
         SET(CURLOPT_NOBODY, 1L)
     } else {
-        // An announced length over the cap: refused before reading the body.
+        // An announced length over the cap: refused before reading the body (a cap of 0 is "no
+        // limit" to libcurl; on_body still stops at the first byte).
         SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)exchange->max_bytes)
     }
     if (!head && exchange->has_body) {

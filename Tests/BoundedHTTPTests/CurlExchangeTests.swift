@@ -69,6 +69,14 @@ import Testing
         #expect(answer.body.isEmpty)
     }
 
+    @Test func aDeadlineBeyondLibcurlsRangeIsClampedNotATrap() async throws {
+        let server = try TLSServer.start()
+        defer { server.stop() }
+        let answer = try await server.client.exchange(
+            HTTPRequest(url: server.url("/echo")), maxBytes: 100_000, deadline: .seconds(Int64.max))
+        #expect(answer.status == 200)
+    }
+
     @Test func theFieldsAreTheFinalAnswersAfter100ContinueAndFoldedLinesJoin() async throws {
         let server = try TLSServer.start()
         defer { server.stop() }
@@ -90,6 +98,28 @@ import Testing
         } throws: { error in
             guard case .transport(let words) = error as? HTTPFailure else { return false }
             return words.contains("certificate")
+        }
+    }
+
+    @Test func anAnswerThatIsNotHTTPIsATransportFailure() async throws {
+        let server = try TLSServer.start()
+        defer { server.stop() }
+        await #expect {
+            try await server.client.exchange(
+                HTTPRequest(url: server.url("/not-http")), maxBytes: 1000, deadline: .seconds(20))
+        } throws: { error in
+            guard case .transport(let words) = error as? HTTPFailure else { return false }
+            return words.contains("HTTP")
+        }
+    }
+
+    @Test func aRefusedConnectionIsATransportFailure() async {
+        await #expect {
+            try await BoundedHTTPClient().exchange(
+                HTTPRequest(url: URL(string: "https://127.0.0.1:1/")!), maxBytes: 1000, deadline: .seconds(20))
+        } throws: { error in
+            guard case .transport(let words) = error as? HTTPFailure else { return false }
+            return words.contains("onnect")
         }
     }
 
@@ -158,6 +188,19 @@ import Testing
         exchange.cancel()
         await #expect(throws: HTTPFailure.cancelled) { try await exchange.value }
         #expect(ContinuousClock.now - cancelled < .seconds(4))
+    }
+
+    @Test func aTaskCancelledBeforeItAsksEndsCancelled() async throws {
+        let server = try TLSServer.start()
+        defer { server.stop() }
+        let client = server.client
+        let url = server.url("/echo")
+        let exchange = Task {
+            while !Task.isCancelled { await Task.yield() }
+            return try await client.exchange(HTTPRequest(url: url), maxBytes: 1000, deadline: .seconds(20))
+        }
+        exchange.cancel()
+        await #expect(throws: HTTPFailure.cancelled) { try await exchange.value }
     }
 
     @Test func aFieldWithALineBreakIsRefusedBeforeConnecting() async {
@@ -384,6 +427,8 @@ private let serverScript = #"""
                     self.wfile.write(b"HTTP/1.1 100 Continue\r\nX-Interim: 1\r\n\r\n"
                                      b"HTTP/1.1 200 OK\r\nX-Final: yes\r\nX-Folded: one\r\n two\r\n"
                                      b"Content-Length: 4\r\nConnection: close\r\n\r\ndone")
+                elif path == "/not-http":
+                    self.wfile.write(b"hello, this is not HTTP\r\n\r\n")
                 elif path == "/announced":
                     self.head(200, [("Content-Length", "10000000")])
                     time.sleep(60)
