@@ -265,6 +265,9 @@ private enum Certificates {
     static let folder: Result<URL, any Error> = Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("curl-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        atexit {
+            if case .success(let folder) = Certificates.folder { try? FileManager.default.removeItem(at: folder) }
+        }
         try configuration.write(to: folder.appendingPathComponent("tls.cnf"), atomically: true, encoding: .utf8)
         try Data(serverScript.utf8).write(to: folder.appendingPathComponent("server.py"))
         let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
