@@ -1,8 +1,60 @@
 #ifndef ONTHEMAP_CCURL_H
 #define ONTHEMAP_CCURL_H
 
-/// libcurl's easy interface for `https://` exchanges, resolved with dlopen on first use: nothing
-/// here links libcurl (to be written).
-int otm_curl_available(void);
+#include <stddef.h>
+
+/// One `https://` exchange through libcurl's easy interface. libcurl is resolved with dlopen on
+/// first use: nothing here links it, so a process that never asks for https:// never maps libcurl
+/// and its TLS libraries. Swift sees only this header, never <curl/curl.h>.
+
+/// How an exchange ended.
+typedef enum otm_curl_outcome {
+    OTM_CURL_DONE = 0,      ///< A whole answer: `status` is set, the body and fields were handed over.
+    OTM_CURL_TOO_BIG,       ///< The announced length or the bytes read passed `max_bytes`; reading stopped.
+    OTM_CURL_DEADLINE,      ///< `timeout_ms` passed.
+    OTM_CURL_CANCELLED,     ///< `otm_curl_cancel` was called.
+    OTM_CURL_FAILED,        ///< Anything else (resolve, connect, TLS, not HTTP): `error` has libcurl's words.
+    OTM_CURL_UNAVAILABLE,   ///< libcurl.so.4 could not be loaded (or lacks a function).
+} otm_curl_outcome;
+
+/// The exchange's inputs, set by the caller, and its results. Strings are NUL-terminated and must
+/// outlive `otm_curl_perform`; the header lines are "Name: value" (libcurl copies them).
+typedef struct otm_curl_exchange {
+    const char *method;
+    const char *url;
+    const char *const *header_lines;
+    size_t header_count;
+    /// The body (binary safe), or NULL with `has_body` 0 for none.
+    const void *body;
+    size_t body_size;
+    int has_body;
+    /// The body's cap in bytes and the whole exchange's deadline in milliseconds (at least 1).
+    long long max_bytes;
+    long long timeout_ms;
+    /// A CA bundle to trust instead of the system's, or NULL.
+    const char *ca_file;
+
+    /// Called on the performing thread with each piece of the body (never past `max_bytes` in all)
+    /// and with each header line as received (status lines included, CRLF included).
+    void *context;
+    void (*on_body)(void *context, const char *bytes, size_t size);
+    void (*on_header)(void *context, const char *line, size_t size);
+
+    /// Results: the final answer's status and, for OTM_CURL_FAILED, libcurl's words.
+    long status;
+    char error[256];
+
+    /// Private to CCurl.
+    long long received;
+    int over_cap;
+    int cancelled;
+} otm_curl_exchange;
+
+/// Performs the exchange, blocking until it ends (run it on a thread of its own).
+otm_curl_outcome otm_curl_perform(otm_curl_exchange *exchange);
+
+/// Asks a running (or not yet started) exchange to stop; it ends within about a second with
+/// OTM_CURL_CANCELLED. Safe from any thread.
+void otm_curl_cancel(otm_curl_exchange *exchange);
 
 #endif
