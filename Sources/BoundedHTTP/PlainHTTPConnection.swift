@@ -186,12 +186,14 @@ final class PlainHTTPConnection {
         var body = Data()
         let missing = "the server closed the connection before the end of the chunked body"
         while true {
-            let (sizeLine, _) = try line(limit: 4096, tooLong: .transport("a chunk-size line is too long"), missing: missing)
+            let (sizeLine, _) = try line(
+                limit: 4096, tooLong: .transport("a chunk-size line is too long"), missing: missing)
             let size = try PlainHTTPFraming.chunkSize(sizeLine)
             if size == 0 { break }
             guard size <= maxBytes - body.count else { throw .tooBig(maxBytes: maxBytes) }
             try take(size, into: &body, missing: missing)
-            let (after, _) = try line(limit: 4096, tooLong: .transport("a chunk is longer than its size"), missing: missing)
+            let (after, _) = try line(
+                limit: 4096, tooLong: .transport("a chunk is longer than its size"), missing: missing)
             guard after.isEmpty else { throw .transport("a chunk is longer than its size") }
         }
         // Trailer fields are read (within their own budget) and dropped.
@@ -203,7 +205,9 @@ final class PlainHTTPConnection {
             budget -= used
             count += 1
             if trailer.isEmpty { return body }
-            guard count <= PlainHTTPExchange.maxFields else { throw .transport("the chunked body's trailers are too big") }
+            guard count <= PlainHTTPExchange.maxFields else {
+                throw .transport("the chunked body's trailers are too big")
+            }
         }
     }
 

@@ -28,7 +28,8 @@ enum PlainHTTPExchange {
         guard let wakeup = Wakeup() else { throw .transport("cannot create an event descriptor") }
         let end = ContinuousClock.now + deadline
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPAnswer, HTTPFailure>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<HTTPAnswer, HTTPFailure>, Never>) in
                 Thread.detachNewThread {
                     let connection = PlainHTTPConnection(
                         wakeup: wakeup, end: end, deadlineSeconds: deadline.seconds, maxBytes: maxBytes)
