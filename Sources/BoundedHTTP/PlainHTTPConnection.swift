@@ -216,7 +216,8 @@ final class PlainHTTPConnection {
         while true {
             if start == filled {
                 // One byte past the cap is enough to know the answer is too big.
-                let wanted = min(buffer.count, maxBytes - body.count + 1)
+                let room = maxBytes - body.count
+                let wanted = room < buffer.count ? room + 1 : buffer.count
                 start = 0
                 filled = 0
                 if try receive(atMost: wanted) == 0 { return body }

@@ -308,6 +308,18 @@ import Testing
         #expect(words(await exchange(url(server))) == expected)
     }
 
+    @Test func aResetIsATransportFailure() async throws {
+        let server = try RawHTTPServer("", thenReset: true)
+        defer { server.stop() }
+        #expect(words(await exchange(url(server))) == "the server reset the connection")
+    }
+
+    @Test func theWholeCapMayBeAskedFor() async throws {
+        let server = try RawHTTPServer("HTTP/1.1 200 OK\r\n\r\nno length")
+        defer { server.stop() }
+        #expect(try await exchange(url(server), maxBytes: .max).get().body == Data("no length".utf8))
+    }
+
     @Test func aNonHTTPAnswerIsQuotedShortAndPrintable() async throws {
         let junk: [UInt8] =
             Array("SSH-2.0-OpenSSH_9.2".utf8) + [0x1B, 0x5B, 0x32, 0x4A, 0x00, 0xFF]

@@ -8,8 +8,8 @@ import Glibc
 /// fields, broken framing, a huge announced length, nothing at all), and records each request's
 /// raw bytes. `StandInServer` writes its own head from a dictionary, so it cannot send these.
 /// Each connection: read the request head and its `Content-Length` body, signal `received`, send
-/// `reply`, then close, or (`thenSilent`) keep the connection open, sending nothing, until the
-/// client closes it (signalled on `closedByClient`) or `stop()`.
+/// `reply`, then close, or reset the connection (`thenReset`), or (`thenSilent`) keep it open,
+/// sending nothing, until the client closes it (signalled on `closedByClient`) or `stop()`.
 final class RawHTTPServer: @unchecked Sendable {
     let port: UInt16
     /// One element each time a whole request has arrived.
@@ -21,6 +21,7 @@ final class RawHTTPServer: @unchecked Sendable {
     private let listener: Int32
     private let reply: [UInt8]
     private let thenSilent: Bool
+    private let thenReset: Bool
     private let lock = NSLock()
     private var raw: [[UInt8]] = []
     private var acceptedCount = 0
@@ -33,9 +34,10 @@ final class RawHTTPServer: @unchecked Sendable {
     /// How many connections were accepted.
     var accepted: Int { lock.withLock { acceptedCount } }
 
-    init(ipv6: Bool = false, reply: [UInt8], thenSilent: Bool = false) throws {
+    init(ipv6: Bool = false, reply: [UInt8], thenSilent: Bool = false, thenReset: Bool = false) throws {
         self.reply = reply
         self.thenSilent = thenSilent
+        self.thenReset = thenReset
         (received, receivedContinuation) = AsyncStream.makeStream()
         (closedByClient, closedContinuation) = AsyncStream.makeStream()
         signal(SIGPIPE, SIG_IGN)
@@ -53,8 +55,8 @@ final class RawHTTPServer: @unchecked Sendable {
         }.start()
     }
 
-    convenience init(ipv6: Bool = false, _ reply: String, thenSilent: Bool = false) throws {
-        try self.init(ipv6: ipv6, reply: Array(reply.utf8), thenSilent: thenSilent)
+    convenience init(ipv6: Bool = false, _ reply: String, thenSilent: Bool = false, thenReset: Bool = false) throws {
+        try self.init(ipv6: ipv6, reply: Array(reply.utf8), thenSilent: thenSilent, thenReset: thenReset)
     }
 
     /// Stops accepting and ends every connection still open.
@@ -96,6 +98,11 @@ final class RawHTTPServer: @unchecked Sendable {
             let count = reply[sent...].withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
             if count <= 0 { return }
             sent += count
+        }
+        if thenReset {
+            // A zero linger time makes close() send RST instead of FIN.
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         }
         guard thenSilent else { return }
         while read(connection, &chunk, chunk.count) > 0 {}
