@@ -137,7 +137,17 @@ final class PlainHTTPConnection {
     private func readHead() throws(HTTPFailure) -> (Int, [HTTPField]) {
         var budget = PlainHTTPExchange.maxHeadBytes
         while true {
-            let statusLine = try headLine(budget: &budget)
+            let statusLine: [UInt8]
+            do throws(HTTPFailure) {
+                statusLine = try headLine(budget: &budget)
+            } catch {
+                // A TLS alert, an SSH banner…: say so rather than that the head was cut or too long.
+                let pending = buffer[start..<filled]
+                guard case .transport = error, !pending.isEmpty, !zip(pending, "HTTP/".utf8).allSatisfy(==) else {
+                    throw error
+                }
+                throw .transport("not an HTTP answer (\"\(PlainHTTPExchange.excerpt(pending))\")")
+            }
             guard let status = PlainHTTPFraming.status(of: statusLine) else {
                 throw .transport("not an HTTP answer (\"\(PlainHTTPExchange.excerpt(statusLine))\")")
             }
@@ -249,7 +259,9 @@ final class PlainHTTPConnection {
 
     /// The next line (CRLF or a bare LF ends it, neither is returned) and the bytes it took;
     /// `tooLong` when it would take more than `limit` bytes.
-    private func line(limit: Int, tooLong: HTTPFailure, missing: String) throws(HTTPFailure) -> ([UInt8], Int) {
+    private func line(limit: Int, tooLong: HTTPFailure, missing: @autoclosure () -> String) throws(HTTPFailure) -> (
+        [UInt8], Int
+    ) {
         var searched = start
         while true {
             if let newline = buffer[searched..<filled].firstIndex(of: 0x0A) {
@@ -263,7 +275,7 @@ final class PlainHTTPConnection {
             guard filled - start < min(limit, buffer.count) else { throw tooLong }
             compact()
             searched = filled
-            if try receive(atMost: buffer.count - filled) == 0 { throw .transport(missing) }
+            if try receive(atMost: buffer.count - filled) == 0 { throw .transport(missing()) }
         }
     }
 

@@ -341,6 +341,9 @@ import Testing
             "the server closed the connection before the end of the chunked body"
         ),
         ("HTTP/2 200\r\n\r\n", #"not an HTTP answer ("HTTP/2 200")"#),
+        // A TLS alert (an https:// server asked for http://), cut before any line ends.
+        ("\u{15}\u{03}\u{01}\u{00}\u{02}\u{02}\u{32}", #"not an HTTP answer ("??????2")"#),
+        ("HTTP/1.", "the server closed the connection in the middle of the answer's head"),
     ])
     func aBrokenAnswerIsATransportFailureInShortWords(reply: String, expected: String) async throws {
         let server = try RawHTTPServer(reply)
