@@ -31,7 +31,7 @@ final class PlainHTTPConnection {
     }
 
     func exchange(_ request: HTTPRequest) throws(HTTPFailure) -> HTTPAnswer {
-        let message = try PlainHTTPRequestHead.bytes(of: request)
+        let head = try PlainHTTPRequestHead.bytes(of: request)
         guard let host = request.url.host(percentEncoded: false), !host.isEmpty else {
             throw .transport("the URL has no host")
         }
@@ -42,7 +42,8 @@ final class PlainHTTPConnection {
         // is still read, and the failed write reported only if there is none.
         var sendFailure: HTTPFailure?
         do throws(HTTPFailure) {
-            try sendAll(message)
+            try sendAll(head)
+            if let body = request.body { try sendAll(body) }
         } catch {
             guard case .transport = error else { throw error }
             sendFailure = error
@@ -99,13 +100,24 @@ final class PlainHTTPConnection {
         throw .transport("cannot connect to \(shown):\(port) (\(Self.words(for: lastError)))")
     }
 
-    private func sendAll(_ bytes: [UInt8]) throws(HTTPFailure) {
+    /// Sends the bytes where they are (a body is not copied).
+    private func sendAll(_ bytes: some ContiguousBytes) throws(HTTPFailure) {
+        var failure: HTTPFailure?
+        bytes.withUnsafeBytes { raw in
+            do throws(HTTPFailure) {
+                try sendAll(raw)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    private func sendAll(_ bytes: UnsafeRawBufferPointer) throws(HTTPFailure) {
         var sent = 0
         while sent < bytes.count {
             try wait(for: POLLOUT)
-            let count = bytes.withUnsafeBytes {
-                Glibc.send(socket, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
-            }
+            let count = Glibc.send(socket, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
             if count >= 0 {
                 sent += count
             } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {

@@ -81,8 +81,8 @@ final class Wakeup: Sendable {
     }
 }
 
-/// The bytes a `PlainHTTPExchange` sends: the request line, the transport's fields, the
-/// caller's fields in order, the body.
+/// The head a `PlainHTTPExchange` sends before the body: the request line, the transport's
+/// fields, the caller's fields in order.
 enum PlainHTTPRequestHead {
     /// Fields the transport writes itself; a request that sets one is refused.
     static let transportFields: Set<String> = ["host", "content-length", "connection", "transfer-encoding"]
@@ -123,7 +123,7 @@ enum PlainHTTPRequestHead {
             head += "\(field.name): \(field.value)\r\n"
         }
         head += "\r\n"
-        return Array(head.utf8) + (request.body.map { [UInt8]($0) } ?? [])
+        return Array(head.utf8)
     }
 
     /// A byte of an HTTP token (RFC 9110 §5.6.2): a method or a field name.

@@ -87,6 +87,17 @@ import Testing
         #expect(server.requests.first?.contains("\r\nContent-Length: 0\r\n") == true)
     }
 
+    @Test func anAnswerSentBeforeTheWholeBodyWasTakenIsRead() async throws {
+        // The server refuses after the head and closes with 32 MB unread: the client's writes fail
+        // (reset), but the answer had arrived first.
+        let server = try RawHTTPServer(
+            "HTTP/1.1 413 Content Too Large\r\nContent-Length: 8\r\n\r\ntoo big!", readsBody: false)
+        defer { server.stop() }
+        let answer = try await exchange(url(server), method: "POST", body: Data(count: 32 << 20)).get()
+        #expect(answer.status == 413)
+        #expect(answer.body == Data("too big!".utf8))
+    }
+
     @Test func anIPv6LiteralIsResolvedAndSentInBrackets() async throws {
         let server = try RawHTTPServer(ipv6: true, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nv6")
         defer { server.stop() }

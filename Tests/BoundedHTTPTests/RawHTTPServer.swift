@@ -7,7 +7,8 @@ import Glibc
 /// A loopback server that answers every connection with exactly the bytes it is given (duplicate
 /// fields, broken framing, a huge announced length, nothing at all), and records each request's
 /// raw bytes. `StandInServer` writes its own head from a dictionary, so it cannot send these.
-/// Each connection: read the request head and its `Content-Length` body, signal `received`, send
+/// Each connection: read the request head and its `Content-Length` body (not when `readsBody` is
+/// false: the body is then left unread, and closing sends RST), signal `received`, send
 /// `reply`, then close, or reset the connection (`thenReset`), or (`thenSilent`) keep it open,
 /// sending nothing, until the client closes it (signalled on `closedByClient`) or `stop()`.
 final class RawHTTPServer: @unchecked Sendable {
@@ -22,6 +23,7 @@ final class RawHTTPServer: @unchecked Sendable {
     private let reply: [UInt8]
     private let thenSilent: Bool
     private let thenReset: Bool
+    private let readsBody: Bool
     private let lock = NSLock()
     private var raw: [[UInt8]] = []
     private var acceptedCount = 0
@@ -34,8 +36,11 @@ final class RawHTTPServer: @unchecked Sendable {
     /// How many connections were accepted.
     var accepted: Int { lock.withLock { acceptedCount } }
 
-    init(ipv6: Bool = false, reply: [UInt8], thenSilent: Bool = false, thenReset: Bool = false) throws {
+    init(
+        ipv6: Bool = false, reply: [UInt8], thenSilent: Bool = false, thenReset: Bool = false, readsBody: Bool = true
+    ) throws {
         self.reply = reply
+        self.readsBody = readsBody
         self.thenSilent = thenSilent
         self.thenReset = thenReset
         (received, receivedContinuation) = AsyncStream.makeStream()
@@ -55,8 +60,11 @@ final class RawHTTPServer: @unchecked Sendable {
         }.start()
     }
 
-    convenience init(ipv6: Bool = false, _ reply: String, thenSilent: Bool = false, thenReset: Bool = false) throws {
-        try self.init(ipv6: ipv6, reply: Array(reply.utf8), thenSilent: thenSilent, thenReset: thenReset)
+    convenience init(
+        ipv6: Bool = false, _ reply: String, thenSilent: Bool = false, thenReset: Bool = false, readsBody: Bool = true
+    ) throws {
+        try self.init(
+            ipv6: ipv6, reply: Array(reply.utf8), thenSilent: thenSilent, thenReset: thenReset, readsBody: readsBody)
     }
 
     /// Stops accepting and ends every connection still open.
@@ -88,7 +96,8 @@ final class RawHTTPServer: @unchecked Sendable {
                 headEnd = end.upperBound
                 let head = String(decoding: request[..<end.lowerBound], as: UTF8.self).lowercased()
                 let field = head.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
-                bodyLength = field.flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
+                bodyLength =
+                    !readsBody ? 0 : field.flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
             }
         }
         lock.withLock { raw.append(request) }
