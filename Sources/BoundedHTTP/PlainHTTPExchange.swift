@@ -25,19 +25,22 @@ enum PlainHTTPExchange {
         -> HTTPAnswer
     {
         if Task.isCancelled { throw .cancelled }
-        guard let wakeup = Wakeup() else { throw .transport("cannot create an event descriptor") }
+        guard let wakeup = Wakeup() else { throw .transport("cannot create a socket") }
         let end = ContinuousClock.now + deadline
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<HTTPAnswer, HTTPFailure>, Never>) in
                 Thread.detachNewThread {
-                    let connection = PlainHTTPConnection(
-                        wakeup: wakeup, end: end, deadlineSeconds: deadline.seconds, maxBytes: maxBytes)
+                    // The connection (and its socket) is gone before the caller resumes.
+                    let result: Result<HTTPAnswer, HTTPFailure>
                     do throws(HTTPFailure) {
-                        continuation.resume(returning: .success(try connection.exchange(request)))
+                        let connection = PlainHTTPConnection(
+                            wakeup: wakeup, end: end, deadlineSeconds: deadline.seconds, maxBytes: maxBytes)
+                        result = .success(try connection.exchange(request))
                     } catch {
-                        continuation.resume(returning: .failure(error))
+                        result = .failure(error)
                     }
+                    continuation.resume(returning: result)
                 }
             }
         } onCancel: {
