@@ -26,6 +26,20 @@ import Testing
         return nil
     }
 
+    private func failure(_ result: Result<HTTPAnswer, HTTPFailure>) -> HTTPFailure? {
+        if case .failure(let failure) = result { return failure }
+        return nil
+    }
+
+    /// This process's peak resident memory so far, in MB (`VmHWM` of /proc/self/status).
+    private static func peakResidentMegabytes() -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes / 1024
+    }
+
     private func url(_ server: RawHTTPServer, _ path: String = "/") -> String {
         "http://127.0.0.1:\(server.port)\(path)"
     }
@@ -167,8 +181,8 @@ import Testing
         let chunked = try RawHTTPServer("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n6\r\n012345\r\n5\r\n")
         defer { [exact, over, chunked].forEach { $0.stop() } }
         #expect(try await exchange(url(exact), maxBytes: 10).get().body.count == 10)
-        #expect(await exchange(url(over), maxBytes: 10) == .failure(.tooBig(maxBytes: 10)))
-        #expect(await exchange(url(chunked), maxBytes: 10) == .failure(.tooBig(maxBytes: 10)))
+        #expect(failure(await exchange(url(over), maxBytes: 10)) == .tooBig(maxBytes: 10))
+        #expect(failure(await exchange(url(chunked), maxBytes: 10)) == .tooBig(maxBytes: 10))
     }
 
     @Test func anAnnouncedLengthOverTheCapIsRefusedWithoutReading() async throws {
@@ -180,11 +194,11 @@ import Testing
         let clock = ContinuousClock()
         let started = clock.now
         #expect(
-            await exchange(url(server), maxBytes: 1 << 20, deadline: .seconds(30))
-                == .failure(.tooBig(maxBytes: 1 << 20)))
+            failure(await exchange(url(server), maxBytes: 1 << 20, deadline: .seconds(30)))
+                == .tooBig(maxBytes: 1 << 20))
         #expect(
-            await exchange(url(overflowing), maxBytes: 1 << 20, deadline: .seconds(30))
-                == .failure(.tooBig(maxBytes: 1 << 20)))
+            failure(await exchange(url(overflowing), maxBytes: 1 << 20, deadline: .seconds(30)))
+                == .tooBig(maxBytes: 1 << 20))
         #expect(clock.now - started < .seconds(10))
     }
 
@@ -228,9 +242,9 @@ import Testing
         let environment = ProcessInfo.processInfo.environment
         let url = try #require(environment[FloodChild.url])
         let report = try #require(environment[FloodChild.report])
-        let before = try #require(peakResidentMegabytes())
+        let before = try #require(Self.peakResidentMegabytes())
         let result = await exchange(url, maxBytes: 4 << 20)
-        let after = try #require(peakResidentMegabytes())
+        let after = try #require(Self.peakResidentMegabytes())
         let outcome: String
         switch result {
         case .success(let answer): outcome = "an answer of \(answer.body.count) bytes"
@@ -248,7 +262,7 @@ import Testing
         let started = clock.now
         let result = await exchange(server.baseURL.absoluteString, deadline: .seconds(2))
         let elapsed = clock.now - started
-        #expect(result == .failure(.deadline(seconds: 2)))
+        #expect(failure(result) == .deadline(seconds: 2))
         #expect(elapsed >= .seconds(1.9) && elapsed < .seconds(7), "ended after \(elapsed)")
     }
 
@@ -269,8 +283,8 @@ import Testing
         let clock = ContinuousClock()
         let cancelled = clock.now
         task.cancel()
-        #expect(await task.value == .failure(.cancelled))
-        #expect(await server.closedByClient.first(within: .seconds(10)), "the connection was left open")
+        #expect(failure(await task.value) == .cancelled)
+        #expect(await server.closedByClient(within: .seconds(10)), "the connection was left open")
         #expect(clock.now - cancelled < .seconds(5))
     }
 
@@ -282,7 +296,7 @@ import Testing
             withUnsafeCurrentTask { $0?.cancel() }
             return await exchange(address)
         }
-        #expect(await task.value == .failure(.cancelled))
+        #expect(failure(await task.value) == .cancelled)
         #expect(server.accepted == 0)
     }
 
@@ -304,7 +318,7 @@ import Testing
         let server = try RawHTTPServer(
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\n", thenSilent: true)
         defer { server.stop() }
-        #expect(await exchange(url(server), maxBytes: 100) == .failure(.tooBig(maxBytes: 100)))
+        #expect(failure(await exchange(url(server), maxBytes: 100)) == .tooBig(maxBytes: 100))
     }
 
     @Test func aChunkLongerThanItsSizeIsATransportFailure() async throws {
@@ -399,11 +413,5 @@ import Testing
             words(result)?.hasPrefix("a request field's name") == true
                 || words(result)?.hasPrefix("the request field") == true, "\(result)")
         #expect(server.accepted == 0)
-    }
-}
-
-extension HTTPAnswer: Equatable {
-    public static func == (lhs: HTTPAnswer, rhs: HTTPAnswer) -> Bool {
-        lhs.status == rhs.status && lhs.fields == rhs.fields && lhs.body == rhs.body
     }
 }

@@ -67,6 +67,24 @@ final class RawHTTPServer: @unchecked Sendable {
             ipv6: ipv6, reply: Array(reply.utf8), thenSilent: thenSilent, thenReset: thenReset, readsBody: readsBody)
     }
 
+    /// Whether a silent connection is closed by the client within `limit` (the limit only bounds
+    /// a test that would otherwise hang; the test acts on the close).
+    func closedByClient(within limit: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await _ in self.closedByClient { return true }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+
     /// Stops accepting and ends every connection still open.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
@@ -151,33 +169,4 @@ final class RawHTTPServer: @unchecked Sendable {
         }
         return (descriptor, UInt16(bigEndian: port))
     }
-}
-
-extension AsyncStream where Element == Void {
-    /// Whether an element comes within `limit` (the limit only bounds a test that would otherwise
-    /// hang; the test acts on the element).
-    func first(within limit: Duration) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await _ in self { return true }
-                return false
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-    }
-}
-
-/// This process's peak resident memory so far, in MB (`VmHWM` of /proc/self/status).
-func peakResidentMegabytes() -> Double? {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-        let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-    else { return nil }
-    return kilobytes / 1024
 }
