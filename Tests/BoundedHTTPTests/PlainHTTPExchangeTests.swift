@@ -159,6 +159,14 @@ import Testing
         #expect(answer.body == Data("ok".utf8))
     }
 
+    @Test func bareLineFeedsAndFoldedFieldsAreRead() async throws {
+        let server = try RawHTTPServer("HTTP/1.1 200 OK\nX-Folded: a\n\t b \nContent-Length: 2\n\nok")
+        defer { server.stop() }
+        let answer = try await exchange(url(server)).get()
+        #expect(answer.fields == [HTTPField("X-Folded", "a b"), HTTPField("Content-Length", "2")])
+        #expect(answer.body == Data("ok".utf8))
+    }
+
     @Test(arguments: [
         ("GET", "HTTP/1.1 204 No Content\r\nContent-Length: 10\r\n\r\n", 204),
         ("GET", "HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\n\r\n", 304),
@@ -334,6 +342,10 @@ import Testing
         defer { [big, many].forEach { $0.stop() } }
         #expect(words(await exchange(url(big))) == "the answer's header block is over 65536 bytes")
         #expect(words(await exchange(url(many))) == "the answer has over 256 header fields")
+        // 1xx heads share the budget: an endless stream of them ends too.
+        let continues = try RawHTTPServer(String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 3000))
+        defer { continues.stop() }
+        #expect(words(await exchange(url(continues))) == "the answer's header block is over 65536 bytes")
         // Just under both limits is an answer.
         let fits = try RawHTTPServer(
             "HTTP/1.1 200 OK\r\nX-Filler: \(String(repeating: "a", count: 60_000))\r\n"
