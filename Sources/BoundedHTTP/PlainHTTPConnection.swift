@@ -12,6 +12,7 @@ final class PlainHTTPConnection {
     private let end: ContinuousClock.Instant
     private let deadlineSeconds: Double
     private let maxBytes: Int
+    private let lookup: @Sendable (String, Int) -> [PlainHTTPAddress]?
     private var socket: Int32 = -1
     /// Received bytes not yet taken: `buffer[start..<filled]`.
     private var buffer = [UInt8](repeating: 0, count: PlainHTTPExchange.bufferBytes)
@@ -19,8 +20,12 @@ final class PlainHTTPConnection {
     private var filled = 0
     private var receivedAny = false
 
-    init(wakeup: Wakeup, end: ContinuousClock.Instant, deadlineSeconds: Double, maxBytes: Int) {
+    init(
+        wakeup: Wakeup, end: ContinuousClock.Instant, deadlineSeconds: Double, maxBytes: Int,
+        lookup: @escaping @Sendable (String, Int) -> [PlainHTTPAddress]?
+    ) {
         self.wakeup = wakeup
+        self.lookup = lookup
         self.end = end
         self.deadlineSeconds = deadlineSeconds
         self.maxBytes = max(0, maxBytes)
@@ -59,28 +64,21 @@ final class PlainHTTPConnection {
     // MARK: - Connecting and writing
 
     private func connect(host: String, port: Int) throws(HTTPFailure) {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV
-        var list: UnsafeMutablePointer<addrinfo>?
         let shownHost = PlainHTTPExchange.excerpt(Array(host.utf8))
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, list != nil else {
-            throw .transport("cannot resolve \(shownHost)")
-        }
-        defer { freeaddrinfo(list) }
         var lastError: Int32 = ECONNREFUSED
-        var entry = list
-        while let address = entry {
-            entry = address.pointee.ai_next
-            let kind = address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-            let descriptor = Glibc.socket(address.pointee.ai_family, kind, address.pointee.ai_protocol)
+        for address in try addresses(of: host, port: port, shownHost: shownHost) {
+            let kind = address.socketType | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+            let descriptor = Glibc.socket(address.family, kind, address.socketProtocol)
             if descriptor < 0 {
                 lastError = errno
                 continue
             }
             socket = descriptor
-            if Glibc.connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) != 0 {
+            var storage = address.storage
+            let connected = withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, address.length) }
+            }
+            if connected != 0 {
                 lastError = errno
                 if lastError == EINPROGRESS {
                     try wait(for: POLLOUT)
@@ -98,6 +96,18 @@ final class PlainHTTPConnection {
         }
         let shown = host.contains(":") ? "[\(shownHost)]" : shownHost
         throw .transport("cannot connect to \(shown):\(port) (\(Self.words(for: lastError)))")
+    }
+
+    /// An IP literal's address at once; a name's through `lookup` on a thread of its own, waited
+    /// for within the deadline and the cancellation.
+    private func addresses(of host: String, port: Int, shownHost: String) throws(HTTPFailure) -> [PlainHTTPAddress] {
+        if let literal = PlainHTTPAddress.resolve(host, port: port, numericOnly: true) { return literal }
+        guard let resolution = PlainHTTPResolution(host: host, port: port, lookup: lookup) else {
+            throw .transport("cannot create a socket")
+        }
+        try wait(for: POLLIN, on: resolution.done.descriptor)
+        guard let found = resolution.result else { throw .transport("cannot resolve \(shownHost)") }
+        return found
     }
 
     /// Sends the bytes where they are (a body is not copied).
@@ -319,14 +329,14 @@ final class PlainHTTPConnection {
         }
     }
 
-    /// Waits until the socket is ready for `events`, within what is left of the deadline.
-    private func wait(for events: Int32) throws(HTTPFailure) {
+    /// Waits until the socket (or `descriptor`) is ready for `events`, within what is left of the deadline.
+    private func wait(for events: Int32, on descriptor: Int32? = nil) throws(HTTPFailure) {
         while true {
             let left = end - ContinuousClock.now
             guard left > .zero else { throw .deadline(seconds: deadlineSeconds) }
             let milliseconds = Int32(min((left.seconds * 1000).rounded(.up), Double(Int32.max)))
             var descriptors = [
-                pollfd(fd: socket, events: Int16(events), revents: 0),
+                pollfd(fd: descriptor ?? socket, events: Int16(events), revents: 0),
                 pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&descriptors, 2, milliseconds)

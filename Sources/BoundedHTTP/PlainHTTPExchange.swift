@@ -10,8 +10,8 @@ import Glibc
 ///
 /// The blocking work runs on a thread of its own, off Swift's cooperative pool (like
 /// `LiveQuerySocket.run`). Every wait is a `poll` on the socket and on a wakeup socket that
-/// the awaiting task's cancellation signals, so a cancelled exchange ends at once. Name resolution
-/// (`getaddrinfo`) cannot be interrupted: the deadline is checked when it returns.
+/// the awaiting task's cancellation signals, so a cancelled exchange ends at once. A host name is
+/// resolved on another thread (`getaddrinfo` cannot be interrupted) and waited for the same way.
 enum PlainHTTPExchange {
     /// The most an answer's header blocks may take together: its status line and fields, any 1xx
     /// heads before them (and, apart, the trailers of a chunked body).
@@ -24,6 +24,17 @@ enum PlainHTTPExchange {
     static func exchange(_ request: HTTPRequest, maxBytes: Int, deadline: Duration) async throws(HTTPFailure)
         -> HTTPAnswer
     {
+        try await exchange(request, maxBytes: maxBytes, deadline: deadline) {
+            PlainHTTPAddress.resolve($0, port: $1, numericOnly: false)
+        }
+    }
+
+    /// The exchange with another name lookup than `getaddrinfo` (a stand-in that takes its time, in
+    /// tests); IP literals are not looked up.
+    static func exchange(
+        _ request: HTTPRequest, maxBytes: Int, deadline: Duration,
+        lookup: @escaping @Sendable (String, Int) -> [PlainHTTPAddress]?
+    ) async throws(HTTPFailure) -> HTTPAnswer {
         if Task.isCancelled { throw .cancelled }
         guard let wakeup = Wakeup() else { throw .transport("cannot create a socket") }
         let end = ContinuousClock.now + deadline
@@ -35,7 +46,8 @@ enum PlainHTTPExchange {
                     let result: Result<HTTPAnswer, HTTPFailure>
                     do throws(HTTPFailure) {
                         let connection = PlainHTTPConnection(
-                            wakeup: wakeup, end: end, deadlineSeconds: deadline.seconds, maxBytes: maxBytes)
+                            wakeup: wakeup, end: end, deadlineSeconds: deadline.seconds, maxBytes: maxBytes,
+                            lookup: lookup)
                         result = .success(try connection.exchange(request))
                     } catch {
                         result = .failure(error)

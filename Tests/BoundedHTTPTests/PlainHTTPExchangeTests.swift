@@ -120,6 +120,77 @@ import Testing
         #expect(server.requests.first?.hasPrefix("GET / HTTP/1.1\r\nHost: [::1]:\(server.port)\r\n") == true)
     }
 
+    // MARK: - Name resolution
+
+    /// An exchange through a stand-in name lookup.
+    private func exchange(
+        _ url: String, deadline: Duration = .seconds(20),
+        lookup: @escaping @Sendable (String, Int) -> [PlainHTTPAddress]?
+    ) async -> Result<HTTPAnswer, HTTPFailure> {
+        guard let url = URL(string: url) else { return .failure(.transport("bad test URL")) }
+        do {
+            return .success(
+                try await PlainHTTPExchange.exchange(
+                    HTTPRequest(url: url), maxBytes: 1 << 20, deadline: deadline, lookup: lookup))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test func aHostNameIsResolved() async throws {
+        let server = try RawHTTPServer("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nname")
+        defer { server.stop() }
+        let answer = try await exchange("http://localhost:\(server.port)/").get()
+        #expect(answer.body == Data("name".utf8))
+        #expect(server.requests.first?.contains("\r\nHost: localhost:\(server.port)\r\n") == true)
+    }
+
+    @Test func theLookupsAddressesAreTheOnesConnectedTo() async throws {
+        let server = try RawHTTPServer("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        defer { server.stop() }
+        let asked = LockedList()
+        let answer = try await exchange("http://stand-in.test:\(server.port)/") { host, port in
+            asked.append("\(host) \(port)")
+            return PlainHTTPAddress.resolve("127.0.0.1", port: port, numericOnly: true)
+        }.get()
+        #expect(answer.body == Data("ok".utf8))
+        #expect(asked.items == ["stand-in.test \(server.port)"])
+        let unresolved = await exchange("http://nowhere.test/") { _, _ in nil }
+        #expect(words(unresolved) == "cannot resolve nowhere.test")
+    }
+
+    @Test func aLookupThatHangsEndsAtTheDeadline() async {
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = await exchange("http://hanging.test/", deadline: .seconds(1)) { _, _ in
+            _ = release.wait(timeout: .now() + 30)  // bounds a test of a lookup waited for inline
+            return nil
+        }
+        #expect(failure(result) == .deadline(seconds: 1))
+        #expect(clock.now - started < .seconds(6))
+    }
+
+    @Test func cancellingDuringALookupEndsTheExchange() async {
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        let (lookingUp, lookup) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            await exchange("http://hanging.test/", deadline: .seconds(120)) { _, _ in
+                lookup.yield()
+                _ = release.wait(timeout: .now() + 30)  // bounds a test of a lookup waited for inline
+                return nil
+            }
+        }
+        for await _ in lookingUp { break }
+        let clock = ContinuousClock()
+        let cancelled = clock.now
+        task.cancel()
+        #expect(failure(await task.value) == .cancelled)
+        #expect(clock.now - cancelled < .seconds(5))
+    }
+
     @Test func theHostFieldNamesThePortOnlyWhenItIsNot80() throws {
         func head(_ url: String) throws -> String {
             let request = HTTPRequest(url: try #require(URL(string: url)))
@@ -426,4 +497,13 @@ import Testing
                 || words(result)?.hasPrefix("the request field") == true, "\(result)")
         #expect(server.accepted == 0)
     }
+}
+
+/// Strings appended from the lookup's thread, read by the test.
+private final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+
+    func append(_ item: String) { lock.withLock { list.append(item) } }
+    var items: [String] { lock.withLock { list } }
 }
