@@ -66,7 +66,8 @@ final class PlainHTTPConnection {
     private func connect(host: String, port: Int) throws(HTTPFailure) {
         let shownHost = PlainHTTPExchange.excerpt(Array(host.utf8))
         var lastError: Int32 = ECONNREFUSED
-        for address in try addresses(of: host, port: port, shownHost: shownHost) {
+        let addresses = try addresses(of: host, port: port, shownHost: shownHost)
+        for (index, address) in addresses.enumerated() {
             let kind = address.socketType | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
             let descriptor = Glibc.socket(address.family, kind, address.socketProtocol)
             if descriptor < 0 {
@@ -81,11 +82,17 @@ final class PlainHTTPConnection {
             if connected != 0 {
                 lastError = errno
                 if lastError == EINPROGRESS {
-                    try wait(for: POLLOUT)
-                    var failure: Int32 = 0
-                    var length = socklen_t(MemoryLayout<Int32>.size)
-                    getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length)
-                    lastError = failure
+                    // Each address left has an equal share of the time left, so that one whose
+                    // packets are dropped does not take the whole deadline from the next.
+                    let share = (end - ContinuousClock.now) / (addresses.count - index)
+                    if try wait(for: POLLOUT, until: index < addresses.count - 1 ? .now + share : nil) {
+                        var failure: Int32 = 0
+                        var length = socklen_t(MemoryLayout<Int32>.size)
+                        getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length)
+                        lastError = failure
+                    } else {
+                        lastError = ETIMEDOUT
+                    }
                 }
             } else {
                 lastError = 0
@@ -329,11 +336,17 @@ final class PlainHTTPConnection {
         }
     }
 
-    /// Waits until the socket (or `descriptor`) is ready for `events`, within what is left of the deadline.
-    private func wait(for events: Int32, on descriptor: Int32? = nil) throws(HTTPFailure) {
+    /// Waits until the socket (or `descriptor`) is ready for `events` (true), within what is left of
+    /// the deadline, or until `limit` if that comes first (false).
+    @discardableResult
+    private func wait(for events: Int32, on descriptor: Int32? = nil, until limit: ContinuousClock.Instant? = nil)
+        throws(HTTPFailure) -> Bool
+    {
         while true {
-            let left = end - ContinuousClock.now
-            guard left > .zero else { throw .deadline(seconds: deadlineSeconds) }
+            let now = ContinuousClock.now
+            guard end > now else { throw .deadline(seconds: deadlineSeconds) }
+            if let limit, limit <= now { return false }
+            let left = min(end, limit ?? end) - now
             let milliseconds = Int32(min((left.seconds * 1000).rounded(.up), Double(Int32.max)))
             var descriptors = [
                 pollfd(fd: descriptor ?? socket, events: Int16(events), revents: 0),
@@ -342,7 +355,7 @@ final class PlainHTTPConnection {
             let ready = poll(&descriptors, 2, milliseconds)
             if ready < 0 && errno != EINTR { throw .transport("cannot wait for the connection") }
             if descriptors[1].revents != 0 { throw .cancelled }
-            if descriptors[0].revents != 0 { return }
+            if descriptors[0].revents != 0 { return true }
         }
     }
 

@@ -159,6 +159,26 @@ import Testing
         #expect(words(unresolved) == "cannot resolve nowhere.test")
     }
 
+    @Test func anAddressThatDropsPacketsLeavesTimeForTheNext() async throws {
+        let server = try RawHTTPServer("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        let blackhole = try Blackhole()
+        defer {
+            server.stop()
+            blackhole.stop()
+        }
+        let (dropping, answering) = (blackhole.port, server.port)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = await exchange("http://two-addresses.test/", deadline: .seconds(6)) { _, _ in
+            [dropping, answering].compactMap {
+                PlainHTTPAddress.resolve("127.0.0.1", port: Int($0), numericOnly: true)?.first
+            }
+        }
+        // The first address had half of the 6 s, the second connected at once.
+        #expect(try result.get().body == Data("ok".utf8))
+        #expect(clock.now - started < .seconds(5.5))
+    }
+
     @Test func aLookupThatHangsEndsAtTheDeadline() async {
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
@@ -506,4 +526,31 @@ private final class LockedList: @unchecked Sendable {
 
     func append(_ item: String) { lock.withLock { list.append(item) } }
     var items: [String] { lock.withLock { list } }
+}
+
+/// A port on 127.0.0.1 where a connection is never completed: its listener (backlog 0) is held
+/// full by one connection that is never accepted, so the kernel drops every further SYN.
+private final class Blackhole: Sendable {
+    let port: UInt16
+    private let listener: Int32
+    private let filler: Int32
+
+    init() throws {
+        (listener, port) = try RawHTTPServer.listen(ipv6: false, backlog: 0)
+        filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard var address = PlainHTTPAddress.resolve("127.0.0.1", port: Int(port), numericOnly: true)?.first?.storage,
+            withUnsafePointer(
+                to: &address,
+                {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }) == 0
+        else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    func stop() {
+        close(filler)
+        close(listener)
+    }
 }

@@ -136,7 +136,8 @@ final class RawHTTPServer: @unchecked Sendable {
         closedContinuation.yield()
     }
 
-    private static func listen(ipv6: Bool) throws -> (Int32, UInt16) {
+    /// A socket listening on a free port of the loopback address, and that port.
+    static func listen(ipv6: Bool, backlog: Int32 = 16) throws -> (Int32, UInt16) {
         let descriptor = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
         var storage = sockaddr_storage()
@@ -157,7 +158,7 @@ final class RawHTTPServer: @unchecked Sendable {
         let bound = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
         }
-        guard bound == 0, Glibc.listen(descriptor, 16) == 0 else {
+        guard bound == 0, Glibc.listen(descriptor, backlog) == 0 else {
             close(descriptor)
             throw POSIXError(.EADDRINUSE)
         }
