@@ -21,6 +21,7 @@ enum PlainHTTPExchange {
     /// The read buffer: the socket is read at most this many bytes at a time.
     static let bufferBytes = 65536
 
+    /// One exchange, names resolved by `getaddrinfo`.
     static func exchange(_ request: HTTPRequest, maxBytes: Int, deadline: Duration) async throws(HTTPFailure)
         -> HTTPAnswer
     {
@@ -69,9 +70,10 @@ enum PlainHTTPExchange {
     }
 }
 
-/// A socket pair whose reading end the awaiting task's cancellation makes readable: every `poll`
-/// of the exchange watches it. (Glibc's Swift module has no `eventfd`; a pipe would not be
-/// close-on-exec from its creation.)
+/// A one-shot signal another thread can `poll`: a socket pair whose reading end `signal()` makes
+/// readable — the awaiting task's cancellation (watched by every wait of the exchange), a finished
+/// name lookup. (Glibc's Swift module has no `eventfd`; a pipe would not be close-on-exec from its
+/// creation.)
 final class Wakeup: Sendable {
     /// The end to poll.
     let descriptor: Int32
