@@ -149,17 +149,15 @@ import Testing
         }
     }
 
+    /// The floods run in a process of their own (`FloodInChild`).
     @Test(arguments: ["/flood", "/flood-chunked"])
     func a400MBAnswerWithoutALengthStopsAtTheCap(path: String) async throws {
         let server = try TLSServer.start()
         defer { server.stop() }
-        let before = try peakResidentBytes()
-        await #expect(throws: HTTPFailure.tooBig(maxBytes: 1_000_000)) {
-            try await server.client.exchange(
-                HTTPRequest(url: server.url(path)), maxBytes: 1_000_000, deadline: .seconds(60))
-        }
-        let grown = try peakResidentBytes() - before
-        #expect(grown < 32 << 20, "the test process grew \(grown >> 20) MB")
+        let (outcome, growth) = try await FloodInChild.run(
+            url: server.url(path).absoluteString, maxBytes: 1_000_000, caFile: server.caFile)
+        #expect(outcome == "\(HTTPFailure.tooBig(maxBytes: 1_000_000))")
+        #expect(growth < 32, "peak resident memory grew by \(growth) MB")
     }
 
     @Test func aDripEndsAtTheDeadline() async throws {
@@ -232,13 +230,6 @@ private struct Received {
     func value(of name: String) -> String? {
         fields.first { $0[0].caseInsensitiveCompare(name) == .orderedSame }?[1]
     }
-}
-
-/// The test process's peak resident size so far (VmHWM), in bytes.
-private func peakResidentBytes() throws -> Int {
-    let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-    let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
-    return try #require(Int(line.split(separator: " ")[1])) * 1024
 }
 
 private struct SetupFailed: Error, CustomStringConvertible {
@@ -315,7 +306,8 @@ private final class TLSServer: @unchecked Sendable {
     private let input: Pipe
     private let output: LineReader
 
-    var client: BoundedHTTPClient { BoundedHTTPClient(caFile: folder.appendingPathComponent("ca.pem").path) }
+    var caFile: String { folder.appendingPathComponent("ca.pem").path }
+    var client: BoundedHTTPClient { BoundedHTTPClient(caFile: caFile) }
 
     func url(_ path: String) -> URL { URL(string: "https://127.0.0.1:\(port)\(path)")! }
 

@@ -31,15 +31,6 @@ import Testing
         return nil
     }
 
-    /// This process's peak resident memory so far, in MB (`VmHWM` of /proc/self/status).
-    private static func peakResidentMegabytes() -> Double? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-        else { return nil }
-        return kilobytes / 1024
-    }
-
     private func url(_ server: RawHTTPServer, _ path: String = "/") -> String {
         "http://127.0.0.1:\(server.port)\(path)"
     }
@@ -301,55 +292,15 @@ import Testing
         #expect(clock.now - started < .seconds(10))
     }
 
-    /// The floods run in a process of their own (this test binary again, on `floodChild` alone):
-    /// the test runner's peak resident memory is shared with every suite running beside this one.
+    /// The floods run in a process of their own (`FloodInChild`).
     @Test(arguments: [FloodingServer.Mode.chunked(400 << 20), .bytes(400 << 20, announced: false)])
     func a400MBFloodEndsAtTheCapWithoutBeingHeld(mode: FloodingServer.Mode) async throws {
         let server = try FloodingServer(mode)
         defer { server.stop() }
-        let report = FileManager.default.temporaryDirectory.appendingPathComponent("plainhttp-flood-\(UUID()).txt")
-        defer { try? FileManager.default.removeItem(at: report) }
-        let child = Process()
-        child.executableURL = URL(
-            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "PlainHTTPExchangeTests/floodChild"]
-        child.environment = ProcessInfo.processInfo.environment.merging([
-            FloodChild.url: server.baseURL.absoluteString + "/v1/StudentLocation", FloodChild.report: report.path,
-        ]) { $1 }
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, Error>) in
-            child.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try child.run() } catch { continuation.resume(throwing: error) }
-        }
-        #expect(status == 0)
-        let lines = try String(contentsOf: report, encoding: .utf8).split(separator: "\n")
-        #expect(lines.first == "\(HTTPFailure.tooBig(maxBytes: 4 << 20))")
-        let growth = try #require(lines.dropFirst().first.flatMap { Double($0) })
+        let (outcome, growth) = try await FloodInChild.run(
+            url: server.baseURL.absoluteString + "/v1/StudentLocation", maxBytes: 4 << 20)
+        #expect(outcome == "\(HTTPFailure.tooBig(maxBytes: 4 << 20))")
         #expect(growth < 32, "peak resident memory grew by \(growth) MB")
-    }
-
-    /// The flood tests' child process: one exchange with a 4 MB cap, then its outcome and how much
-    /// the process's peak resident memory grew, written to the file the parent names.
-    private enum FloodChild {
-        static let url = "ONTHEMAP_PLAIN_HTTP_FLOOD_URL"
-        static let report = "ONTHEMAP_PLAIN_HTTP_FLOOD_REPORT"
-    }
-
-    @Test(.enabled(if: ProcessInfo.processInfo.environment[FloodChild.url] != nil, "run by the flood tests"))
-    func floodChild() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let url = try #require(environment[FloodChild.url])
-        let report = try #require(environment[FloodChild.report])
-        let before = try #require(Self.peakResidentMegabytes())
-        let result = await exchange(url, maxBytes: 4 << 20)
-        let after = try #require(Self.peakResidentMegabytes())
-        let outcome: String
-        switch result {
-        case .success(let answer): outcome = "an answer of \(answer.body.count) bytes"
-        case .failure(let failure): outcome = "\(failure)"
-        }
-        try "\(outcome)\n\(after - before)\n".write(toFile: report, atomically: true, encoding: .utf8)
     }
 
     // MARK: - Deadline and cancellation
