@@ -9,18 +9,8 @@ enum CurlExchange {
     static func exchange(_ request: HTTPRequest, maxBytes: Int, deadline: Duration, caFile: String?)
         async throws(HTTPFailure) -> HTTPAnswer
     {
+        // `BoundedHTTPClient` checked the method and fields (`HTTPRequest.check`).
         let method = request.method.uppercased()
-        guard !method.isEmpty, method.utf8.allSatisfy(isTokenByte) else {
-            throw .transport("not an HTTP method: \(method.prefix(20))")
-        }
-        for field in request.fields {
-            guard !field.name.isEmpty, field.name.utf8.allSatisfy(isTokenByte) else {
-                throw .transport("not a header field name: \(field.name.prefix(40))")
-            }
-            guard !field.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) else {
-                throw .transport("header field \(field.name) holds a line break")
-            }
-        }
         if Task.isCancelled { throw .cancelled }
         let transfer = CurlTransfer()
         let outcome = await withTaskCancellationHandler {
@@ -37,17 +27,6 @@ enum CurlExchange {
         case OTM_CURL_CANCELLED: throw .cancelled
         case OTM_CURL_UNAVAILABLE: throw .transport("https:// needs libcurl (Debian: apt install libcurl4)")
         default: throw .transport(transfer.error)
-        }
-    }
-
-    /// RFC 9110 token characters (method and field names): no space, separator, control or non-ASCII.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "A")...UInt8(ascii: "Z"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
         }
     }
 

@@ -27,6 +27,47 @@ public struct HTTPRequest: Sendable {
     }
 }
 
+extension HTTPRequest {
+    /// Fields the transports write themselves; a request that sets one is refused.
+    static let transportFields: Set<String> = ["host", "content-length", "connection", "transfer-encoding"]
+
+    /// Refuses, before anything is sent, a request that could not be sent as it is: a method or a
+    /// field name that is not an HTTP token (RFC 9110 §5.6.2), a value with CR, LF or NUL (which
+    /// would start a field or a request of its own), a field the transport writes.
+    func check() throws(HTTPFailure) {
+        guard !method.isEmpty, method.utf8.allSatisfy(Self.isTokenByte) else {
+            throw .transport("a malformed request method (\"\(HTTPRequest.excerpt(method.utf8))\")")
+        }
+        for field in fields {
+            let name = HTTPRequest.excerpt(field.name.utf8)
+            guard !field.name.isEmpty, field.name.utf8.allSatisfy(Self.isTokenByte) else {
+                throw .transport("a request field's name is malformed (\"\(name)\")")
+            }
+            guard !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
+                throw .transport("the request field \(name) holds CR, LF or NUL")
+            }
+            guard !Self.transportFields.contains(field.name.lowercased()) else {
+                throw .transport("the request field \(name) is written by the transport")
+            }
+        }
+    }
+
+    /// A byte of an HTTP token: a method or a field name.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
+    }
+
+    /// At most 40 bytes, printable ASCII only (anything else becomes `?`), for the words of a
+    /// failure: what a caller or a server sent is never echoed raw.
+    static func excerpt(_ bytes: some Collection<UInt8>) -> String {
+        let shown = bytes.prefix(40).map { (0x20...0x7E).contains($0) ? Character(Unicode.Scalar($0)) : "?" }
+        return String(shown) + (bytes.count > 40 ? "…" : "")
+    }
+}
+
 /// A whole answer: its status, its header fields in the order received, and its body (never
 /// more than the exchange's cap).
 public struct HTTPAnswer: Sendable {
@@ -99,6 +140,7 @@ public struct BoundedHTTPClient: HTTPExchanging {
     public func exchange(_ request: HTTPRequest, maxBytes: Int, deadline: Duration) async throws(HTTPFailure)
         -> HTTPAnswer
     {
+        try request.check()
         switch request.url.scheme?.lowercased() {
         case "http":
             return try await PlainHTTPExchange.exchange(request, maxBytes: maxBytes, deadline: deadline)

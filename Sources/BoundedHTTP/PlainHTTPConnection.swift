@@ -200,7 +200,7 @@ final class PlainHTTPConnection {
                 continue
             }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0,
-                line[..<colon].allSatisfy(PlainHTTPRequestHead.isTokenByte)
+                line[..<colon].allSatisfy(HTTPRequest.isTokenByte)
             else {
                 throw .transport("a malformed header field (\"\(PlainHTTPExchange.excerpt(line))\")")
             }

@@ -62,12 +62,8 @@ enum PlainHTTPExchange {
         return try result.get()
     }
 
-    /// At most 40 bytes of what a server sent, printable ASCII only (anything else becomes `?`),
-    /// for the words of a failure.
-    static func excerpt(_ bytes: some Collection<UInt8>) -> String {
-        let shown = bytes.prefix(40).map { (0x20...0x7E).contains($0) ? Character(Unicode.Scalar($0)) : "?" }
-        return String(shown) + (bytes.count > 40 ? "…" : "")
-    }
+    /// At most 40 bytes of what a server sent, printable ASCII only, for the words of a failure.
+    static func excerpt(_ bytes: some Collection<UInt8>) -> String { HTTPRequest.excerpt(bytes) }
 }
 
 /// A one-shot signal another thread can `poll`: a socket pair whose reading end `signal()` makes
@@ -99,16 +95,10 @@ final class Wakeup: Sendable {
 }
 
 /// The head a `PlainHTTPExchange` sends before the body: the request line, the transport's
-/// fields, the caller's fields in order.
+/// fields, the caller's fields in order (`BoundedHTTPClient` checked them: `HTTPRequest.check`).
 enum PlainHTTPRequestHead {
-    /// Fields the transport writes itself; a request that sets one is refused.
-    static let transportFields: Set<String> = ["host", "content-length", "connection", "transfer-encoding"]
-
     static func bytes(of request: HTTPRequest) throws(HTTPFailure) -> [UInt8] {
         let method = request.method
-        guard !method.isEmpty, method.utf8.allSatisfy(isTokenByte) else {
-            throw .transport("a malformed request method (\"\(PlainHTTPExchange.excerpt(Array(method.utf8)))\")")
-        }
         let url = request.url
         guard let host = url.host(percentEncoded: false), !host.isEmpty else { throw .transport("the URL has no host") }
         var target = url.path(percentEncoded: true)
@@ -127,28 +117,10 @@ enum PlainHTTPRequestHead {
             head += "Content-Length: 0\r\n"
         }
         for field in request.fields {
-            let name = PlainHTTPExchange.excerpt(Array(field.name.utf8))
-            guard !field.name.isEmpty, field.name.utf8.allSatisfy(isTokenByte) else {
-                throw .transport("a request field's name is malformed (\"\(name)\")")
-            }
-            guard !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
-                throw .transport("the request field \(name) holds CR, LF or NUL")
-            }
-            guard !transportFields.contains(field.name.lowercased()) else {
-                throw .transport("the request field \(name) is written by the transport")
-            }
             head += "\(field.name): \(field.value)\r\n"
         }
         head += "\r\n"
         return Array(head.utf8)
-    }
-
-    /// A byte of an HTTP token (RFC 9110 §5.6.2): a method or a field name.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
-        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-        }
     }
 
     private static func isVisibleByte(_ byte: UInt8) -> Bool { (0x21...0x7E).contains(byte) }
