@@ -216,7 +216,7 @@ let package = Package(
             dependencies: ["onthemap", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn"]),
         .testTarget(
             name: "APIClientTests",
-            dependencies: ["APIClient", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn"]),
+            dependencies: ["APIClient", "BoundedHTTP", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn"]),
         .testTarget(
             name: "OnTheMapServerTests",
             dependencies: [

@@ -4,6 +4,9 @@ import Foundation
 public enum APIError: Error, Sendable, Equatable {
     /// Connection refused, no route, unknown host: nothing answered at `server`.
     case cannotReachServer(server: String)
+    /// An `https://` server with which no secure connection could be made: its certificate was
+    /// not accepted (not trusted, expired, for another name) or the TLS handshake failed.
+    case insecureServer(server: String, detail: String)
     /// The server took longer than the configured timeout.
     case timedOut(server: String)
     /// The answer was bigger than the client reads (`APIConfiguration.maxAnswerBytes`).
@@ -42,6 +45,9 @@ public enum APIError: Error, Sendable, Equatable {
         switch self {
         case .cannotReachServer(let server):
             return "Cannot reach the server at \(server). Check that it is running and the address is right."
+        case .insecureServer(let server, let detail):
+            return "No secure connection to the server at \(server) (\(detail)). Check the address; "
+                + "a server whose certificate your system does not trust needs its operator's CA installed."
         case .timedOut(let server):
             return "The server at \(server) did not answer in time. Try again."
         case .answerTooBig(let server, let maxBytes):

@@ -235,6 +235,8 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
             throw .answerTooBig(server: configuration.serverDescription, maxBytes: limit)
         } catch .deadline {
             throw .timedOut(server: configuration.serverDescription)
+        } catch .insecure(let detail) {
+            throw .insecureServer(server: configuration.serverDescription, detail: String(detail.prefix(120)))
         } catch {
             throw .cannotReachServer(server: configuration.serverDescription)
         }

@@ -25,6 +25,7 @@ enum CurlExchange {
         case OTM_CURL_TOO_BIG: throw .tooBig(maxBytes: maxBytes)
         case OTM_CURL_DEADLINE: throw .deadline(seconds: deadline.seconds)
         case OTM_CURL_CANCELLED: throw .cancelled
+        case OTM_CURL_INSECURE: throw .insecure(transfer.error)
         case OTM_CURL_UNAVAILABLE: throw .transport("https:// needs libcurl (Debian: apt install libcurl4)")
         default: throw .transport(transfer.error)
         }

@@ -113,7 +113,10 @@ public enum HTTPFailure: Error, Sendable, Equatable {
     case deadline(seconds: Double)
     /// The task waiting for it was cancelled.
     case cancelled
-    /// No HTTP answer: not resolved, refused, reset, not HTTP, a TLS failure; the words say which.
+    /// No secure connection to an `https://` server: the TLS handshake failed or the server's
+    /// certificate was not accepted (not trusted, expired, for another name); libcurl's words.
+    case insecure(String)
+    /// No HTTP answer: not resolved, refused, reset, not HTTP; the words say which.
     case transport(String)
 }
 

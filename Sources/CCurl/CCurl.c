@@ -164,8 +164,21 @@ otm_curl_outcome otm_curl_perform(otm_curl_exchange *exchange) {
         outcome = OTM_CURL_TOO_BIG;
     } else if (code == CURLE_OPERATION_TIMEDOUT) {
         outcome = OTM_CURL_DEADLINE;
-    } else if (exchange->error[0] == '\0') {
-        snprintf(exchange->error, sizeof exchange->error, "%s", curl.easy_strerror(code));
+    } else {
+        switch (code) {
+        case CURLE_PEER_FAILED_VERIFICATION:
+        case CURLE_SSL_CONNECT_ERROR:
+        case CURLE_SSL_CERTPROBLEM:
+        case CURLE_SSL_CACERT_BADFILE:
+        case CURLE_SSL_ISSUER_ERROR:
+            outcome = OTM_CURL_INSECURE;
+            break;
+        default:
+            break;
+        }
+        if (exchange->error[0] == '\0') {
+            snprintf(exchange->error, sizeof exchange->error, "%s", curl.easy_strerror(code));
+        }
     }
 
 done:

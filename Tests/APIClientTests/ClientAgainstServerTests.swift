@@ -1,3 +1,4 @@
+import BoundedHTTP
 import Foundation
 import OnTheMapModels
 import ServerTestSupport
@@ -156,6 +157,26 @@ import Testing
         await #expect(throws: APIError.cannotReachServer(server: "127.0.0.1:\(url.port ?? 0)")) {
             try await api.logIn(email: "a@b.c", password: "x")
         }
+    }
+
+    /// A failed TLS handshake or a certificate not accepted (the transport's `.insecure`, tested
+    /// against a real TLS server in `CurlExchangeTests`) tells the user there is no secure
+    /// connection, with the transport's words, not that nothing answered.
+    @Test func noSecureConnectionIsSaidAsSuch() async throws {
+        struct Untrusted: HTTPExchanging {
+            func exchange(_ request: HTTPRequest, maxBytes: Int, deadline: Duration) async throws(HTTPFailure)
+                -> HTTPAnswer
+            {
+                throw .insecure("SSL certificate problem: self-signed certificate")
+            }
+        }
+        let api = OnTheMapClient(
+            configuration: APIConfiguration(baseURL: URL(string: "https://class.example:8443")!), http: Untrusted())
+        let expected = APIError.insecureServer(
+            server: "class.example:8443", detail: "SSL certificate problem: self-signed certificate")
+        await #expect(throws: expected) { try await api.locations(LocationQuery()) }
+        await #expect(throws: expected) { try await api.logIn(email: "a@b.c", password: "x") }
+        #expect(expected.userMessage.hasPrefix("No secure connection to the server at class.example:8443 (SSL certificate"))
     }
 
     @Test func silentServerTimesOut() async throws {

@@ -96,7 +96,7 @@ import Testing
             try await BoundedHTTPClient().exchange(
                 HTTPRequest(url: server.url("/echo")), maxBytes: 1000, deadline: .seconds(20))
         } throws: { error in
-            guard case .transport(let words) = error as? HTTPFailure else { return false }
+            guard case .insecure(let words) = error as? HTTPFailure else { return false }
             return words.contains("certificate")
         }
     }

@@ -13,7 +13,9 @@ typedef enum otm_curl_outcome {
     OTM_CURL_TOO_BIG,       ///< The announced length or the bytes read passed `max_bytes`; reading stopped.
     OTM_CURL_DEADLINE,      ///< `timeout_ms` passed.
     OTM_CURL_CANCELLED,     ///< `otm_curl_cancel` was called.
-    OTM_CURL_FAILED,        ///< Anything else (resolve, connect, TLS, not HTTP): `error` has libcurl's words.
+    OTM_CURL_INSECURE,      ///< No secure connection: the TLS handshake failed or the server's certificate
+                            ///< was not accepted; `error` has libcurl's words.
+    OTM_CURL_FAILED,        ///< Anything else (resolve, connect, not HTTP): `error` has libcurl's words.
     OTM_CURL_UNAVAILABLE,   ///< libcurl.so.4 could not be loaded (or lacks a function).
 } otm_curl_outcome;
 
