@@ -64,6 +64,24 @@ extension AbuseTests {
         }
     }
 
+    /// A first request the HTTP parser refuses — an unknown method, a control byte in a field, a
+    /// TLS ClientHello sent to the plain port — is answered 400 and closed at once. Before, the
+    /// connection stayed open for minutes (a TLS ClientHello until the idle timeout), no longer
+    /// counted against `--max-connections`.
+    @Test func aFirstRequestThatCannotBeParsedIsAnswered400AndClosed() async throws {
+        try await Self.withServer(["--idle-timeout", "3600", "--request-timeout", "3600"]) { server in
+            let clientHello = "\u{16}\u{03}\u{01}\u{02}\u{00}\u{01}\u{00}\u{01}\u{FC}\u{03}\u{03}" + String(repeating: "A", count: 64)
+            for request in ["GARBAGE\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\r\nX: \u{01}\r\n\r\n", clientHello] {
+                let socket = try RawSocket(port: server.port)
+                #expect(socket.send(request))
+                let answer = socket.readUntilClosed(seconds: 20).map { String(decoding: $0, as: UTF8.self) }
+                #expect(answer?.hasPrefix("HTTP/1.1 400 Bad Request\r\n") == true, "\(request.debugDescription): \(answer ?? "still open")")
+            }
+            // A good request on the same server is still answered.
+            #expect(try await RawHTTP.send("GET", server.baseURL, Self.list).status == 200)
+        }
+    }
+
     @Test func headersTrickledAByteAtATimeDoNotHoldAConnection() async throws {
         try await Self.withServer(["--idle-timeout", "1", "--request-timeout", "2"]) { server in
             let socket = try RawSocket(port: server.port)

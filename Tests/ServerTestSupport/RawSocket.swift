@@ -49,6 +49,24 @@ public final class RawSocket: @unchecked Sendable {
         }
     }
 
+    /// Everything the server sends until it closes the connection, or `nil` if it has not closed
+    /// it within `seconds` (blocking reads, each bounded by what is left of `seconds`).
+    public func readUntilClosed(seconds: Double) -> [UInt8]? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return nil }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            guard poll(&entry, 1, milliseconds) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return received }
+            received += buffer[..<count]
+        }
+    }
+
     /// Ends the connection in both directions now (the descriptor stays open until deinit).
     public func shutdownBoth() { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
 

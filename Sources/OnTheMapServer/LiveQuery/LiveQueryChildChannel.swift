@@ -90,7 +90,9 @@ struct LiveQueryChildChannel: ServerChildChannel, HTTPChannelHandler {
             configuration.decoderConfiguration.maxHeaderFieldSize = http1.httpDecoder.maxHeaderFieldSize
             configuration.decoderConfiguration.maxHeaderListSize = http1.httpDecoder.maxHeaderListSize
             configuration.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
-            return Value(upgrade: try sync.configureUpgradableHTTPServerPipeline(configuration: configuration), channel: channel)
+            let upgrade = try sync.configureUpgradableHTTPServerPipeline(configuration: configuration)
+            try sync.addHandler(UnparsableFirstRequestHandler<Upgrade>())
+            return Value(upgrade: upgrade, channel: channel)
         }
     }
 
