@@ -31,7 +31,8 @@ import Testing
         var seconds: Int64 = -2_208_988_800  // 1900-01-01
         while seconds < 13_569_465_600 {  // 2400-01-01
             if HTTPDate.imfFixdate(unixSeconds: seconds) != Self.libcFormat(seconds) {
-                mismatches.append("\(seconds): \(HTTPDate.imfFixdate(unixSeconds: seconds)) vs \(Self.libcFormat(seconds))")
+                mismatches.append(
+                    "\(seconds): \(HTTPDate.imfFixdate(unixSeconds: seconds)) vs \(Self.libcFormat(seconds))")
             }
             seconds += 86_400 + 3_607  // a day and about an hour: the time of day walks round
         }
@@ -75,7 +76,9 @@ import Testing
     static func parseIMFFixdate(_ text: String) -> Int64? {
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        guard let match = text.wholeMatch(of: /([A-Z][a-z]{2}), (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT/),
+        guard
+            let match = text.wholeMatch(
+                of: /([A-Z][a-z]{2}), (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT/),
             let month = months.firstIndex(of: String(match.3))
         else { return nil }
         var parts = tm()

@@ -36,7 +36,8 @@ public struct HTTPServerService: Service, CustomStringConvertible {
     public var description: String { "onthemap HTTP server" }
 
     init(
-        router: Router<AppRequestContext>, server: HTTPServerBuilder, configuration: HummingbirdCore.ServerConfiguration,
+        router: Router<AppRequestContext>, server: HTTPServerBuilder,
+        configuration: HummingbirdCore.ServerConfiguration,
         services: [any Service], onServerRunning: @escaping @Sendable (any Channel) async -> Void,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger
     ) {
