@@ -95,3 +95,17 @@ import Testing
         return Int64(seconds)
     }
 }
+
+/// The server's own run loop (`HTTPServerService`, in place of Hummingbird's `Application`).
+@Suite struct HTTPServerServiceTests {
+    /// `EmbeddedServer.stop` returns once the port no longer accepts connections.
+    @Test func stopReleasesThePort() async throws {
+        let server = try await TestServer.start()
+        let before = try await RawHTTP.send("GET", server.baseURL, RequestPath.health)
+        #expect(before.status == 200)
+        await server.stop()
+        await #expect(throws: (any Error).self) {
+            _ = try await RawHTTP.send("GET", server.baseURL, RequestPath.health, using: RawHTTP.makeSession())
+        }
+    }
+}
