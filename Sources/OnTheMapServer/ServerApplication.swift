@@ -109,14 +109,14 @@ public enum ServerApplication {
 
     /// A server ready to run, and its storage to close after it stops.
     public struct Built: Sendable {
-        public let application: Application<RouterResponder<AppRequestContext>>
+        public let application: HTTPServerService
         let storage: any ServerStorage
 
         /// Releases the database connections (after the application has stopped).
         public func close() async { await storage.close() }
     }
 
-    /// An application ready to `run()` or `runService()`.
+    /// A server ready to `run()` or `runService()`.
     /// - Parameter onRunning: called with the bound port once the server listens.
     public static func build(
         configuration: ServerConfiguration, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -141,7 +141,7 @@ public enum ServerApplication {
         // A listen backlog of 1,024 (Hummingbird's default is 256): a burst of a few hundred
         // connections at once — a login flood — would otherwise overflow it, and every client
         // whose SYN is dropped, the normal ones too, waits a second or more to retry.
-        let application = Application(
+        let application = HTTPServerService(
             router: router,
             server: HTTPServerBuilder { responder in
                 GuardedChildChannel(
@@ -153,7 +153,7 @@ public enum ServerApplication {
                         liveQuery: liveQuery),
                     limiter: limiter, idleTimeout: TimeAmount(configuration.idleTimeout))
             },
-            configuration: .init(
+            configuration: HummingbirdCore.ServerConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server", backlog: 1024),
             services: [LiveQueryShutdown(server: liveQuery)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
@@ -163,7 +163,7 @@ public enum ServerApplication {
 }
 
 /// Closes the LiveQuery sockets when the server stops (they hold no task the server's own
-/// shutdown would end): the application runs it first, so it is told last, once the server has
+/// shutdown would end): the server's group runs it first, so it is told last, once the server has
 /// stopped accepting and finished its requests.
 struct LiveQueryShutdown: Service {
     let server: LiveQueryServer
