@@ -50,7 +50,10 @@ final class RawHTTPServer: @unchecked Sendable {
         Thread { [self] in
             while true {
                 let connection = accept(listener, nil, nil)
-                if connection < 0 { return }
+                if connection < 0 {
+                    close(listener)
+                    return
+                }
                 lock.withLock {
                     acceptedCount += 1
                     open.insert(connection)
@@ -85,10 +88,11 @@ final class RawHTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting and ends every connection still open.
+    /// Stops accepting and ends every connection still open. The accept loop closes the listener
+    /// itself: closing it here raced the loop, whose next `accept` could then take another
+    /// test's listener that had been given the freed descriptor number, and answer its clients.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
         lock.withLock {
             for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
         }

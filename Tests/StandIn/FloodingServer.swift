@@ -31,7 +31,10 @@ public final class FloodingServer: @unchecked Sendable {
         Thread { [self] in
             while true {
                 let connection = accept(listener, nil, nil)
-                if connection < 0 { return }
+                if connection < 0 {
+                    close(listener)
+                    return
+                }
                 Thread { [self] in
                     answer(connection)
                     close(connection)
@@ -40,9 +43,11 @@ public final class FloodingServer: @unchecked Sendable {
         }.start()
     }
 
+    /// Stops accepting: the accept loop ends and closes the listener itself. (Closing it here
+    /// raced the loop: a loop between two `accept` calls would take the next call on the freed
+    /// descriptor number — by then another test's listener — and answer its clients.)
     public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     private func answer(_ connection: Int32) {

@@ -64,10 +64,11 @@ public final class StandInServer: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting; the accept loop ends.
+    /// Stops accepting: the accept loop ends and closes the listener itself. (Closing it here
+    /// raced the loop: a loop between two `accept` calls would take the next call on the freed
+    /// descriptor number — by then another test's listener — and answer its clients.)
     public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     public var baseURL: URL {
@@ -77,7 +78,10 @@ public final class StandInServer: @unchecked Sendable {
     private func serve() {
         while true {
             let connection = accept(listener, nil, nil)
-            if connection < 0 { return }
+            if connection < 0 {
+                close(listener)
+                return
+            }
             handle(connection)
             close(connection)
         }
