@@ -1,4 +1,5 @@
 import Foundation
+import StandIn
 
 #if canImport(Glibc)
 import Glibc
@@ -47,20 +48,13 @@ final class RawHTTPServer: @unchecked Sendable {
         (closedByClient, closedContinuation) = AsyncStream.makeStream()
         signal(SIGPIPE, SIG_IGN)
         (listener, port) = try Self.listen(ipv6: ipv6)
-        Thread { [self] in
-            while true {
-                let connection = accept(listener, nil, nil)
-                if connection < 0 {
-                    close(listener)
-                    return
-                }
-                lock.withLock {
-                    acceptedCount += 1
-                    open.insert(connection)
-                }
-                Thread { [self] in serve(connection) }.start()
+        acceptConnections(on: listener) { [self] connection in
+            lock.withLock {
+                acceptedCount += 1
+                open.insert(connection)
             }
-        }.start()
+            serve(connection)
+        }
     }
 
     convenience init(
@@ -88,9 +82,8 @@ final class RawHTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting and ends every connection still open. The accept loop closes the listener
-    /// itself: closing it here raced the loop, whose next `accept` could then take another
-    /// test's listener that had been given the freed descriptor number, and answer its clients.
+    /// Stops accepting (the accept loop closes the listener: `acceptConnections`) and ends every
+    /// connection still open.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         lock.withLock {

@@ -28,24 +28,13 @@ public final class FloodingServer: @unchecked Sendable {
         self.mode = mode
         signal(SIGPIPE, SIG_IGN)
         (listener, port) = try loopbackListener(backlog: 16)
-        Thread { [self] in
-            while true {
-                let connection = accept(listener, nil, nil)
-                if connection < 0 {
-                    close(listener)
-                    return
-                }
-                Thread { [self] in
-                    answer(connection)
-                    close(connection)
-                }.start()
-            }
-        }.start()
+        acceptConnections(on: listener) { [self] connection in
+            answer(connection)
+            close(connection)
+        }
     }
 
-    /// Stops accepting: the accept loop ends and closes the listener itself. (Closing it here
-    /// raced the loop: a loop between two `accept` calls would take the next call on the freed
-    /// descriptor number — by then another test's listener — and answer its clients.)
+    /// Stops accepting: the accept loop ends and closes the listener (`acceptConnections`).
     public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
     }

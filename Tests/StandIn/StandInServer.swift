@@ -64,9 +64,8 @@ public final class StandInServer: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting: the accept loop ends and closes the listener itself. (Closing it here
-    /// raced the loop: a loop between two `accept` calls would take the next call on the freed
-    /// descriptor number — by then another test's listener — and answer its clients.)
+    /// Stops accepting: the accept loop ends and closes the listener itself (see
+    /// `acceptConnections` for why not here).
     public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
     }
@@ -150,6 +149,24 @@ public func closedPort() -> UInt16 {
     }
     close(fd)
     return UInt16(bigEndian: address.sin_port)
+}
+
+/// Accepts connections on `listener` on a thread of its own and hands each to `serve` on a thread
+/// of its own, until the listener is shut down (`shutdown(listener, SHUT_RDWR)`); then the loop
+/// closes the listener itself. A `stop()` that closed it instead would race the loop: its next
+/// `accept` could take another test's listener given the freed descriptor number, and answer its
+/// clients.
+public func acceptConnections(on listener: Int32, serve: @escaping @Sendable (Int32) -> Void) {
+    Thread {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                close(listener)
+                return
+            }
+            Thread { serve(connection) }.start()
+        }
+    }.start()
 }
 
 /// A TCP socket listening on 127.0.0.1 at a free port, and that port (the stand-ins' one way in).
