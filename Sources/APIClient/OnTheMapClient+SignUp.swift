@@ -2,14 +2,13 @@ import BoundedHTTP
 import Foundation
 import OnTheMapModels
 
-
 /// Discovery of the ways in, provider logins, and what a refused sign-up means.
 extension OnTheMapClient {
     /// `GET …/auth/providers`. A server without the endpoint — the original services, which answer
     /// 404 (or 405/501) — is taken as password login with open sign-up.
     public func authProviders() async throws(APIError) -> AuthProviders {
-        let (data, response) = try await send("GET", Endpoint(dialect: configuration.dialect).authProviders)
-        let payload = XSSIPrefix.strip(data)
+        let response = try await send("GET", Endpoint(dialect: configuration.dialect).authProviders)
+        let payload = XSSIPrefix.strip(response.body)
         switch response.status {
         case 200:
             do {
@@ -33,8 +32,8 @@ extension OnTheMapClient {
         } catch {
             throw .unreadableResponse(detail: "could not encode request: \(error)")
         }
-        let (data, response) = try await send("POST", Endpoint(dialect: configuration.dialect).session, body: body)
-        let payload = XSSIPrefix.strip(data)
+        let response = try await send("POST", Endpoint(dialect: configuration.dialect).session, body: body)
+        let payload = XSSIPrefix.strip(response.body)
         guard response.status == 200 else {
             let error = sessionError(status: response.status, payload: payload, response: response, credentialsAreWrongOn403: false)
             if response.status == 403, case .refused(_, let message) = error { throw .providerTokenRefused(message: message) }

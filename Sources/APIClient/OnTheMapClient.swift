@@ -39,8 +39,8 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
 
     public func logIn(email: String, password: String) async throws(APIError) -> UserSession {
         let body = try encode(SessionRequest(username: email, password: password))
-        let (data, response) = try await send("POST", endpoint.session, body: body)
-        let payload = XSSIPrefix.strip(data)
+        let response = try await send("POST", endpoint.session, body: body)
+        let payload = XSSIPrefix.strip(response.body)
         guard response.status == 200 else {
             throw sessionError(status: response.status, payload: payload, response: response)
         }
@@ -48,8 +48,8 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
     }
 
     public func signUp(_ request: SignUpRequest) async throws(APIError) -> UserSession {
-        let (data, response) = try await send("POST", endpoint.users, body: try encode(request))
-        let payload = XSSIPrefix.strip(data)
+        let response = try await send("POST", endpoint.users, body: try encode(request))
+        let payload = XSSIPrefix.strip(response.body)
         guard (200..<300).contains(response.status) else {
             throw signUpError(response, payload: payload)
         }
@@ -61,7 +61,7 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         let answer: SessionResponse = try decode(payload)
         let newSession = UserSession(
             accountKey: answer.account.key, sessionID: answer.session.id, expiration: answer.session.expiration)
-        let token = Self.cookie(named: "XSRF-TOKEN", in: response)
+        let token = response.cookie(named: "XSRF-TOKEN")
         state.withLock {
             session = newSession
             xsrfToken = token
@@ -77,14 +77,14 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
             headers["Cookie"] = "XSRF-TOKEN=\(token)"
         }
         if let current { headers["Authorization"] = "Bearer \(current.sessionID)" }
-        let (data, response) = try await send("DELETE", endpoint.session, headers: headers)
+        let response = try await send("DELETE", endpoint.session, headers: headers)
         // Forget the session whatever the server said: the user asked to leave.
         state.withLock {
             session = nil
             xsrfToken = nil
         }
         guard response.status == 200 else {
-            throw sessionError(status: response.status, payload: XSSIPrefix.strip(data), credentialsAreWrongOn403: false)
+            throw sessionError(status: response.status, payload: XSSIPrefix.strip(response.body), credentialsAreWrongOn403: false)
         }
     }
 
@@ -93,8 +93,8 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         // session's own: how `onthemap whoami` learns that a stored session is still alive.
         var headers: [String: String] = [:]
         if let current = currentSession { headers["Authorization"] = "Bearer \(current.sessionID)" }
-        let (data, response) = try await send("GET", endpoint.user(key), headers: headers)
-        let payload = XSSIPrefix.strip(data)
+        let response = try await send("GET", endpoint.user(key), headers: headers)
+        let payload = XSSIPrefix.strip(response.body)
         guard response.status == 200 else {
             throw sessionError(status: response.status, payload: payload, credentialsAreWrongOn403: false)
         }
@@ -163,8 +163,8 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
 
     public func deleteAccount(key: String, password: String?) async throws(APIError) -> AccountDeletion {
         let body = try encode(password.map { ["password": $0] } ?? [:])
-        let (data, response) = try await send("DELETE", endpoint.user(key), headers: bearer(), body: body)
-        let payload = XSSIPrefix.strip(data)
+        let response = try await send("DELETE", endpoint.user(key), headers: bearer(), body: body)
+        let payload = XSSIPrefix.strip(response.body)
         guard response.status == 200 else {
             // A wrong password is a 403, counted like a failed login.
             throw sessionError(status: response.status, payload: payload, response: response)
@@ -173,8 +173,8 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
     }
 
     public func exportAccount(key: String) async throws(APIError) -> AccountExport {
-        let (data, response) = try await send("GET", endpoint.export(key), headers: bearer())
-        let payload = XSSIPrefix.strip(data)
+        let response = try await send("GET", endpoint.export(key), headers: bearer())
+        let payload = XSSIPrefix.strip(response.body)
         guard response.status == 200 else {
             throw sessionError(
                 status: response.status, payload: payload, response: response, credentialsAreWrongOn403: false)
@@ -201,19 +201,19 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         if let id = configuration.parseApplicationID { headers["X-Parse-Application-Id"] = id }
         if let key = configuration.parseRESTAPIKey { headers["X-Parse-REST-API-Key"] = key }
         if let current = currentSession { headers["Authorization"] = "Bearer \(current.sessionID)" }
-        let (data, response) = try await send(method, path, query: query, headers: headers, body: body)
+        let response = try await send(method, path, query: query, headers: headers, body: body)
         guard (200..<300).contains(response.status) else {
             throw Self.error(
-                status: response.status, message: Self.message(in: data), code: Self.code(in: data),
-                response: response)
+                status: response.status, message: Self.message(in: response.body),
+                code: Self.code(in: response.body), response: response)
         }
-        return data
+        return response.body
     }
 
     func send(
         _ method: String, _ path: String, query: [(String, String)] = [], headers: [String: String] = [:],
         body: Data? = nil
-    ) async throws(APIError) -> (Data, HTTPAnswer) {
+    ) async throws(APIError) -> HTTPAnswer {
         var text = configuration.baseURL.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         text += path
@@ -227,10 +227,9 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
         do {
             // Read with a cap and one deadline for the whole answer: a hostile or broken server
             // cannot make the app read hundreds of megabytes, or drip for ever.
-            let answer = try await http.exchange(
+            return try await http.exchange(
                 HTTPRequest(method: method, url: url, fields: fields, body: body),
                 maxBytes: APIConfiguration.maxAnswerBytes, deadline: .seconds(configuration.timeout))
-            return (answer.body, answer)
         } catch .tooBig(let limit) {
             throw .answerTooBig(server: configuration.serverDescription, maxBytes: limit)
         } catch .deadline {
@@ -286,10 +285,6 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
             case .number(let number)? = body["code"], number.isFinite, number == number.rounded(), abs(number) < 1e9
         else { return nil }
         return Int(number)
-    }
-
-    private static func cookie(named name: String, in response: HTTPAnswer) -> String? {
-        response.cookie(named: name)
     }
 
     private func encode(_ value: some Encodable) throws(APIError) -> Data {
