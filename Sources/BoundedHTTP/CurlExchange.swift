@@ -30,13 +30,6 @@ enum CurlExchange {
         default: throw .transport(transfer.error)
         }
     }
-
-    /// Runs the blocking `curl_easy_perform` on a thread of its own, off Swift's cooperative pool.
-    private static func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: body()) }
-        }
-    }
 }
 
 /// One exchange's C state and what it collects. The performing thread alone touches the collected
@@ -74,8 +67,7 @@ private final class CurlTransfer: @unchecked Sendable {
         // libcurl adds Accept: */* always, Content-Type (form) and Expect: 100-continue to bodies; an
         // empty "Name:" removes each, so that the fields sent are the request's, as on http://.
         var lines = request.fields.map { $0.value.isEmpty ? "\($0.name);" : "\($0.name): \($0.value)" }
-        for name in ["Accept", "Content-Type", "Expect"]
-        where !request.fields.contains(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+        for name in ["Accept", "Content-Type", "Expect"] where request.fields.values(of: name).isEmpty {
             lines.append("\(name):")
         }
         let cLines = lines.map { strdup($0) }
@@ -84,7 +76,7 @@ private final class CurlTransfer: @unchecked Sendable {
         let cURL = strdup(request.url.absoluteString)
         let cCAFile = caFile.flatMap { strdup($0) }
         defer { for string in [cMethod, cURL, cCAFile] { free(string) } }
-        let body = request.body ?? (["POST", "PUT", "PATCH"].contains(method) ? Data() : nil)
+        let body = request.bodyToSend
 
         return cLines.map { UnsafePointer($0) }.withUnsafeBufferPointer { headerLines in
             (body ?? Data()).withUnsafeBytes { bodyBytes in

@@ -36,10 +36,10 @@ extension HTTPRequest {
     /// would start a field or a request of its own), a field the transport writes.
     func check() throws(HTTPFailure) {
         guard !method.isEmpty, method.utf8.allSatisfy(Self.isTokenByte) else {
-            throw .transport("a malformed request method (\"\(HTTPRequest.excerpt(method.utf8))\")")
+            throw .transport("a malformed request method (\"\(excerpt(method.utf8))\")")
         }
         for field in fields {
-            let name = HTTPRequest.excerpt(field.name.utf8)
+            let name = excerpt(field.name.utf8)
             guard !field.name.isEmpty, field.name.utf8.allSatisfy(Self.isTokenByte) else {
                 throw .transport("a request field's name is malformed (\"\(name)\")")
             }
@@ -60,11 +60,32 @@ extension HTTPRequest {
         }
     }
 
-    /// At most 40 bytes, printable ASCII only (anything else becomes `?`), for the words of a
-    /// failure: what a caller or a server sent is never echoed raw.
-    static func excerpt(_ bytes: some Collection<UInt8>) -> String {
-        let shown = bytes.prefix(40).map { (0x20...0x7E).contains($0) ? Character(Unicode.Scalar($0)) : "?" }
-        return String(shown) + (bytes.count > 40 ? "…" : "")
+    /// The body the transports send: the request's, or an empty one for a method that carries
+    /// one (`Content-Length: 0` rather than none); nil for none.
+    var bodyToSend: Data? {
+        body ?? (["POST", "PUT", "PATCH"].contains(method.uppercased()) ? Data() : nil)
+    }
+}
+
+/// At most 40 bytes, printable ASCII only (anything else becomes `?`), for the words of a
+/// failure: what a caller or a server sent is never echoed raw.
+func excerpt(_ bytes: some Collection<UInt8>) -> String {
+    let shown = bytes.prefix(40).map { (0x20...0x7E).contains($0) ? Character(Unicode.Scalar($0)) : "?" }
+    return String(shown) + (bytes.count > 40 ? "…" : "")
+}
+
+/// Runs a blocking call (a socket exchange, `curl_easy_perform`) on a thread of its own, off
+/// Swift's cooperative pool.
+func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
+
+extension [HTTPField] {
+    /// The values of every field of that name (any case), in order.
+    func values(of name: String) -> [String] {
+        filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
     }
 }
 
@@ -82,14 +103,10 @@ public struct HTTPAnswer: Sendable {
     }
 
     /// The first field of that name (any case).
-    public func value(of name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
+    public func value(of name: String) -> String? { fields.values(of: name).first }
 
     /// Every field of that name (any case), in order: `Set-Cookie` comes once a cookie.
-    public func values(of name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
-    }
+    public func values(of name: String) -> [String] { fields.values(of: name) }
 
     /// The value of the cookie `name` that the answer sets (`Set-Cookie: name=value; …`).
     public func cookie(named name: String) -> String? {

@@ -64,7 +64,7 @@ final class PlainHTTPConnection {
     // MARK: - Connecting and writing
 
     private func connect(host: String, port: Int) throws(HTTPFailure) {
-        let shownHost = PlainHTTPExchange.excerpt(Array(host.utf8))
+        let shownHost = excerpt(Array(host.utf8))
         var lastError: Int32 = ECONNREFUSED
         let addresses = try addresses(of: host, port: port, shownHost: shownHost)
         for (index, address) in addresses.enumerated() {
@@ -177,10 +177,10 @@ final class PlainHTTPConnection {
                 guard case .transport = error, !pending.isEmpty, !zip(pending, "HTTP/".utf8).allSatisfy(==) else {
                     throw error
                 }
-                throw .transport("not an HTTP answer (\"\(PlainHTTPExchange.excerpt(pending))\")")
+                throw .transport("not an HTTP answer (\"\(excerpt(pending))\")")
             }
             guard let status = PlainHTTPFraming.status(of: statusLine) else {
-                throw .transport("not an HTTP answer (\"\(PlainHTTPExchange.excerpt(statusLine))\")")
+                throw .transport("not an HTTP answer (\"\(excerpt(statusLine))\")")
             }
             let fields = try readFields(budget: &budget)
             if status == 101 { throw .transport("the server switched protocols unasked") }
@@ -202,7 +202,7 @@ final class PlainHTTPConnection {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0,
                 line[..<colon].allSatisfy(HTTPRequest.isTokenByte)
             else {
-                throw .transport("a malformed header field (\"\(PlainHTTPExchange.excerpt(line))\")")
+                throw .transport("a malformed header field (\"\(excerpt(line))\")")
             }
             guard fields.count < PlainHTTPExchange.maxFields else {
                 throw .transport("the answer has over \(PlainHTTPExchange.maxFields) header fields")

@@ -40,20 +40,15 @@ enum PlainHTTPExchange {
         guard let wakeup = Wakeup() else { throw .transport("cannot create a socket") }
         let end = ContinuousClock.now + deadline
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation {
-                (continuation: CheckedContinuation<Result<HTTPAnswer, HTTPFailure>, Never>) in
-                Thread.detachNewThread {
-                    // The connection (and its socket) is gone before the caller resumes.
-                    let result: Result<HTTPAnswer, HTTPFailure>
-                    do throws(HTTPFailure) {
-                        let connection = PlainHTTPConnection(
-                            wakeup: wakeup, end: end, deadlineSeconds: deadline.seconds, maxBytes: maxBytes,
-                            lookup: lookup)
-                        result = .success(try connection.exchange(request))
-                    } catch {
-                        result = .failure(error)
-                    }
-                    continuation.resume(returning: result)
+            await onThreadOfItsOwn { () -> Result<HTTPAnswer, HTTPFailure> in
+                // The connection (and its socket) is gone before the caller resumes.
+                do throws(HTTPFailure) {
+                    let connection = PlainHTTPConnection(
+                        wakeup: wakeup, end: end, deadlineSeconds: deadline.seconds, maxBytes: maxBytes,
+                        lookup: lookup)
+                    return .success(try connection.exchange(request))
+                } catch {
+                    return .failure(error)
                 }
             }
         } onCancel: {
@@ -61,9 +56,6 @@ enum PlainHTTPExchange {
         }
         return try result.get()
     }
-
-    /// At most 40 bytes of what a server sent, printable ASCII only, for the words of a failure.
-    static func excerpt(_ bytes: some Collection<UInt8>) -> String { HTTPRequest.excerpt(bytes) }
 }
 
 /// A one-shot signal another thread can `poll`: a socket pair whose reading end `signal()` makes
@@ -111,11 +103,7 @@ enum PlainHTTPRequestHead {
             throw .transport("the URL cannot be sent as it is")
         }
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(authority)\r\nConnection: close\r\n"
-        if let body = request.body {
-            head += "Content-Length: \(body.count)\r\n"
-        } else if ["POST", "PUT", "PATCH"].contains(method.uppercased()) {
-            head += "Content-Length: 0\r\n"
-        }
+        if let body = request.bodyToSend { head += "Content-Length: \(body.count)\r\n" }
         for field in request.fields {
             head += "\(field.name): \(field.value)\r\n"
         }

@@ -13,9 +13,9 @@ enum PlainHTTPFraming: Equatable {
 
     init(fields: [HTTPField]) throws(HTTPFailure) {
         func values(_ name: String) -> [String]? {
-            let matching = fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            let matching = fields.values(of: name)
             if matching.isEmpty { return nil }
-            return matching.flatMap { $0.value.split(separator: ",", omittingEmptySubsequences: false) }
+            return matching.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
                 .map { $0.trimmingCharacters(in: .whitespaces) }
         }
         if let encodings = values("Transfer-Encoding") {
@@ -63,7 +63,7 @@ enum PlainHTTPFraming: Equatable {
         var size = 0
         for byte in digits {
             guard let digit = Int(String(Unicode.Scalar(byte)), radix: 16) else {
-                throw .transport("a malformed chunk size (\"\(PlainHTTPExchange.excerpt(line))\")")
+                throw .transport("a malformed chunk size (\"\(excerpt(line))\")")
             }
             let (shifted, overflow) = size.multipliedReportingOverflow(by: 16)
             guard !overflow else { throw .transport("a chunk size too big to be true") }
