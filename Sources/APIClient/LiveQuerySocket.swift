@@ -12,7 +12,7 @@ import Glibc
 /// BoringSSL into `onthemap` (Architecture.md keeps them out), so this is RFC 6455 by hand, for
 /// `ws://` only: an `https` server's LiveQuery is refused with a clear error.
 ///
-/// Blocking calls: run them off the cooperative pool (`LiveQuerySocket.run`).
+/// Blocking calls: run them off the cooperative pool (BoundedHTTP's `onThreadOfItsOwn`).
 public final class LiveQuerySocket: @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -144,13 +144,6 @@ public final class LiveQuerySocket: @unchecked Sendable {
         guard count > 0 else { return false }
         buffer += chunk[..<count]
         return true
-    }
-
-    /// Runs a blocking call on a thread of its own, off Swift's cooperative pool.
-    public static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: body()) }
-        }
     }
 }
 

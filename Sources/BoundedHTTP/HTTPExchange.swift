@@ -74,9 +74,9 @@ func excerpt(_ bytes: some Collection<UInt8>) -> String {
     return String(shown) + (bytes.count > 40 ? "…" : "")
 }
 
-/// Runs a blocking call (a socket exchange, `curl_easy_perform`) on a thread of its own, off
-/// Swift's cooperative pool.
-func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+/// Runs a blocking call (a socket exchange, `curl_easy_perform`, the app's LiveQuery socket) on a
+/// thread of its own, off Swift's cooperative pool.
+public func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         Thread.detachNewThread { continuation.resume(returning: body()) }
     }

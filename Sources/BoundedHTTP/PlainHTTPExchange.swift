@@ -8,9 +8,9 @@ import Glibc
 /// close`), read only as fast as the answer is consumed, so that no more than `maxBytes` of body
 /// are ever held, and under one deadline that every wait (connect, each write, each read) shares.
 ///
-/// The blocking work runs on a thread of its own, off Swift's cooperative pool (like
-/// `LiveQuerySocket.run`). Every wait is a `poll` on the socket and on a wakeup socket that
-/// the awaiting task's cancellation signals, so a cancelled exchange ends at once. A host name is
+/// The blocking work runs on a thread of its own, off Swift's cooperative pool
+/// (`onThreadOfItsOwn`). Every wait is a `poll` on the socket and on a wakeup socket that the
+/// awaiting task's cancellation signals, so a cancelled exchange ends at once. A host name is
 /// resolved on another thread (`getaddrinfo` cannot be interrupted) and waited for the same way.
 enum PlainHTTPExchange {
     /// The most an answer's header blocks may take together: its status line and fields, any 1xx

@@ -1,3 +1,4 @@
+import BoundedHTTP
 import Foundation
 import OnTheMapModels
 
@@ -78,7 +79,7 @@ public struct LiveQueryConnection: LiveChannel {
         let token = sessionToken()
         let holder = SocketHolder()
         return await withTaskCancellationHandler {
-            await LiveQuerySocket.run { () -> Outcome in
+            await onThreadOfItsOwn { () -> Outcome in
                 let socket: LiveQuerySocket
                 do {
                     socket = try LiveQuerySocket(baseURL: configuration.baseURL, timeout: configuration.timeout)
