@@ -210,7 +210,7 @@ let package = Package(
             dependencies: ["OnTheMapConfig", "TerminalUI", "ViewModels", "AppTestSupport"]),
         .testTarget(
             name: "ServerProcessTests",
-            dependencies: ["OnTheMapServer", "ServerTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["OnTheMapServer", "ServerTestSupport", "StandIn", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "OnTheMapCLITests",
             dependencies: ["onthemap", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn"]),

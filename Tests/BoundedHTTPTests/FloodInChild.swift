@@ -1,5 +1,6 @@
 import BoundedHTTP
 import Foundation
+import StandIn
 import Testing
 
 /// One exchange against a flood, run in a process of its own (this test binary again, on
@@ -36,14 +37,8 @@ enum FloodInChild {
         return (String(lines.first ?? ""), growth)
     }
 
-    /// This process's peak resident memory so far, in MB (`VmHWM` of /proc/self/status).
-    static func peakResidentMegabytes() -> Double? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-        else { return nil }
-        return kilobytes / 1024
-    }
+    /// This process's peak resident memory so far, in MB.
+    static func peakResidentMegabytes() -> Double? { ProcessMemory.megabytes(getpid()) }
 }
 
 @Suite struct FloodChildTests {

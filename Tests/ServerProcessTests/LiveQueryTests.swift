@@ -3,6 +3,7 @@ import Foundation
     import Glibc
 #endif
 import ServerTestSupport
+import StandIn
 import Testing
 
 /// Parse LiveQuery against a real `onthemap-server` process, with a client that speaks the

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A running process's memory, from `/proc/<pid>/status`, for tests that bound what a flood
-/// makes a server hold.
+/// makes a server (or a client: `FloodInChild`) hold.
 public enum ProcessMemory {
     /// The peak resident memory of process `pid`, in MB (`VmHWM`; `VmRSS` for the present one).
     public static func megabytes(_ pid: Int32, _ field: String = "VmHWM") -> Double? {
