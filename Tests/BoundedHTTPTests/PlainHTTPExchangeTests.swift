@@ -487,7 +487,7 @@ private final class Blackhole: Sendable {
     private let filler: Int32
 
     init() throws {
-        (listener, port) = try RawHTTPServer.listen(ipv6: false, backlog: 0)
+        (listener, port) = try loopbackListener(backlog: 0)
         filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard var address = PlainHTTPAddress.resolve("127.0.0.1", port: Int(port), numericOnly: true)?.first?.storage,
             withUnsafePointer(

@@ -47,7 +47,7 @@ final class RawHTTPServer: @unchecked Sendable {
         (received, receivedContinuation) = AsyncStream.makeStream()
         (closedByClient, closedContinuation) = AsyncStream.makeStream()
         signal(SIGPIPE, SIG_IGN)
-        (listener, port) = try Self.listen(ipv6: ipv6)
+        (listener, port) = try loopbackListener(ipv6: ipv6)
         acceptConnections(on: listener) { [self] connection in
             lock.withLock {
                 acceptedCount += 1
@@ -131,40 +131,5 @@ final class RawHTTPServer: @unchecked Sendable {
         guard thenSilent else { return }
         while read(connection, &chunk, chunk.count) > 0 {}
         closedContinuation.yield()
-    }
-
-    /// A socket listening on a free port of the loopback address, and that port.
-    static func listen(ipv6: Bool, backlog: Int32 = 16) throws -> (Int32, UInt16) {
-        let descriptor = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        var storage = sockaddr_storage()
-        var length: socklen_t
-        if ipv6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_addr = in6addr_loopback
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in6.self) }
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
-        }
-        let bound = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        guard bound == 0, Glibc.listen(descriptor, backlog) == 0 else {
-            close(descriptor)
-            throw POSIXError(.EADDRINUSE)
-        }
-        _ = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        let port = withUnsafeBytes(of: storage) {
-            ipv6 ? $0.load(as: sockaddr_in6.self).sin6_port : $0.load(as: sockaddr_in.self).sin_port
-        }
-        return (descriptor, UInt16(bigEndian: port))
     }
 }

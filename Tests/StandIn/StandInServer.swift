@@ -169,24 +169,38 @@ public func acceptConnections(on listener: Int32, serve: @escaping @Sendable (In
     }.start()
 }
 
-/// A TCP socket listening on 127.0.0.1 at a free port, and that port (the stand-ins' one way in).
-func loopbackListener(backlog: Int32) throws -> (fd: Int32, port: UInt16) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw POSIXError(.EMFILE) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+/// A TCP socket listening on a free port of the loopback address (127.0.0.1, or ::1 when `ipv6`),
+/// and that port (the stand-ins' one way in).
+public func loopbackListener(ipv6: Bool = false, backlog: Int32 = 16) throws -> (fd: Int32, port: UInt16) {
+    let descriptor = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+    var storage = sockaddr_storage()
+    var length: socklen_t
+    if ipv6 {
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in6.self) }
+    } else {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
     }
-    guard bound == 0, listen(fd, backlog) == 0 else {
-        close(fd)
+    let bound = withUnsafePointer(to: &storage) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+    }
+    guard bound == 0, Glibc.listen(descriptor, backlog) == 0 else {
+        close(descriptor)
         throw POSIXError(.EADDRINUSE)
     }
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    _ = withUnsafeMutablePointer(to: &storage) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
     }
-    return (fd, UInt16(bigEndian: address.sin_port))
+    let port = withUnsafeBytes(of: storage) {
+        ipv6 ? $0.load(as: sockaddr_in6.self).sin6_port : $0.load(as: sockaddr_in.self).sin_port
+    }
+    return (descriptor, UInt16(bigEndian: port))
 }
