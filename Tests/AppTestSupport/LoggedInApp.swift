@@ -17,8 +17,6 @@ public func loggedInApp(
     model.login.email = "demo@onthemap.example"
     model.login.password = "onthemap"
     model.submitLogin()
-    // A ceiling, not a wait: on a loaded 2-core machine running every suite at once, the fake
-    // login once missed the default 10 s.
-    guard await eventually(within: 30, { model.phase == .browsing && model.refreshing == nil }) else { return nil }
+    guard await eventually({ model.phase == .browsing && model.refreshing == nil }) else { return nil }
     return model
 }

@@ -4,8 +4,9 @@ import Testing
 
 /// `onthemap watch` against a real server process: one line per event its `--where` matches.
 @Suite struct WatchCommandTests {
-    /// Starts `onthemap watch` and returns it with a line reader of its stdout.
-    static func startWatch(_ arguments: [String], dataHome: URL) throws -> (Process, LineReader) {
+    /// Starts `onthemap watch` and returns it with line readers of its stdout (the events) and
+    /// its stderr (`live: watching …` each time a subscription is confirmed).
+    static func startWatch(_ arguments: [String], dataHome: URL) throws -> (Process, LineReader, LineReader) {
         let process = Process()
         process.executableURL = ListCommandTests.binary
         process.arguments = ["watch"] + arguments
@@ -14,11 +15,20 @@ import Testing
         environment["XDG_STATE_HOME"] = dataHome.appendingPathComponent("state").path
         environment["XDG_CONFIG_HOME"] = dataHome.appendingPathComponent("config").path
         process.environment = environment
-        let out = Pipe()
+        let (out, err) = (Pipe(), Pipe())
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        process.standardError = err
         try process.run()
-        return (process, LineReader(out.fileHandleForReading))
+        return (process, LineReader(out.fileHandleForReading), LineReader(err.fileHandleForReading))
+    }
+
+    /// Waits for the next confirmed subscription: after it, every matching post is an event.
+    /// (60 s only ends a test that would otherwise hang.)
+    static func waitUntilLive(_ notes: LineReader) async -> Bool {
+        while let line = await notes.next(within: 60) {
+            if line.hasPrefix("live: watching") { return true }
+        }
+        return false
     }
 
     @Test func printsOneLinePerMatchingEvent() async throws {
@@ -26,22 +36,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: home) }
         let server = try await ServerProcess.start(
             database: home.appendingPathComponent("server.sqlite").path, arguments: ["--open-writes"])
-        let (watch, lines) = try Self.startWatch(
+        let (watch, lines, notes) = try Self.startWatch(
             ["--server", server.baseURL.absoluteString, "--format", "json", "--where", #"{"mapString":"Lisbon"}"#],
             dataHome: home)
         defer { watch.terminate() }
 
-        // Until the subscription is up, posts may be missed: post until one is seen.
-        var first: String?
-        for attempt in 0..<50 where first == nil {
-            try await Self.post(server, firstName: "Ada\(attempt)", mapString: "Lisbon")
-            first = await lines.next(within: 0.2)
-        }
-        let line = try #require(first)
-        #expect(line.contains(#""op":"create""#))
+        try #require(await Self.waitUntilLive(notes))
+        try await Self.post(server, firstName: "Ada", mapString: "Lisbon")
+        let line = try #require(await lines.next(within: 60))
+        #expect(line.contains(#""op":"create""#) && line.contains("Ada"))
         try await Self.post(server, firstName: "Grace", mapString: "Paris")  // not matched
         try await Self.post(server, firstName: "Alan", mapString: "Lisbon")
-        let second = try #require(await lines.next(within: 10))
+        let second = try #require(await lines.next(within: 60))
         #expect(second.contains("Alan") && !second.contains("Grace"))
         server.terminate()
     }
@@ -52,25 +58,20 @@ import Testing
         let database = home.appendingPathComponent("server.sqlite").path
         let first = try await ServerProcess.start(database: database, arguments: ["--open-writes"])
         let port = first.port
-        let (watch, lines) = try Self.startWatch(["--server", first.baseURL.absoluteString], dataHome: home)
+        let (watch, lines, notes) = try Self.startWatch(["--server", first.baseURL.absoluteString], dataHome: home)
         defer { watch.terminate() }
-        var seen: String?
-        for attempt in 0..<50 where seen == nil {
-            try await Self.post(first, firstName: "Before\(attempt)", mapString: "Lisbon")
-            seen = await lines.next(within: 0.2)
-        }
-        #expect(seen?.contains("Before") == true)
+        try #require(await Self.waitUntilLive(notes))
+        try await Self.post(first, firstName: "Before", mapString: "Lisbon")
+        #expect(await lines.next(within: 60)?.contains("Before") == true)
         first.terminate()
         // The same port and database again: watch reconnects by itself (1 s, then 2 s, …).
         let second = try await ServerProcess.start(database: database, arguments: ["--open-writes", "--port", "\(port)"])
         defer { second.terminate() }
         #expect(second.port == port)
-        var after: String?
-        for attempt in 0..<60 where after == nil {
-            try await Self.post(second, firstName: "After\(attempt)", mapString: "Lisbon")
-            after = await lines.next(within: 0.5)
-            while let line = after, !line.contains("After") { after = await lines.next(within: 0.5) }
-        }
+        try #require(await Self.waitUntilLive(notes))
+        try await Self.post(second, firstName: "After", mapString: "Lisbon")
+        var after = await lines.next(within: 60)
+        while let line = after, !line.contains("After") { after = await lines.next(within: 60) }
         #expect(after?.contains("After") == true)
     }
 

@@ -102,6 +102,7 @@ import Testing
             // A message over the size limit closes the socket (1009), and the server lives on.
             client.send(String(repeating: " ", count: 20_000))
             #expect(await client.next() == nil)
+            #expect(client.closeCode == 1009)
             // A reserved opcode fails the connection (1002).
             let reserved = try LiveQueryTestClient(port: server.port)
             _ = reserved.sendFrame(opcode: 0x3, [1])
@@ -248,7 +249,7 @@ import Testing
             // A socket closed makes room for the next.
             _ = second
             second.socket.shutdownBoth()
-            let fourth = try await poll(until: .now + .seconds(5), {
+            let fourth = try await poll(until: .now + .seconds(60), {
                 let client = try LiveQueryTestClient(port: server.port)
                 client.send(json: ["op": "connect"])
                 return await client.next()?["op"] as? String

@@ -34,7 +34,7 @@ def capture(session, escapes=False):
     return tmux(*args).stdout
 
 
-def wait_for(session, predicate, timeout=15.0, what=""):
+def wait_for(session, predicate, timeout=30.0, what=""):
     """Polls the pane until predicate(text) holds; returns the text or raises with the last screen."""
     deadline = time.time() + timeout
     text = ""
@@ -46,11 +46,11 @@ def wait_for(session, predicate, timeout=15.0, what=""):
     raise AssertionError(f"timed out waiting for {what or predicate}; screen was:\n{text}")
 
 
-def wait_text(session, needle, timeout=15.0):
+def wait_text(session, needle, timeout=30.0):
     return wait_for(session, lambda text: needle in text, timeout, repr(needle))
 
 
-def wait_for_file(path, predicate, what, timeout=15.0):
+def wait_for_file(path, predicate, what, timeout=30.0):
     """Polls a file until one of its lines satisfies predicate; returns that line."""
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -535,7 +535,7 @@ def facebook_approved():
     def pins_shown(text):
         match = re.search(r"(\d+) (?:of \d+ )?pins", text)
         return "updated" in text and match is not None and int(match.group(1)) >= 20
-    wait_for("fb", pins_shown, timeout=30, what="20 or more pins")
+    wait_for("fb", pins_shown, timeout=60, what="20 or more pins")
     keys("fb", "L")
     wait_text("fb", "[ Log in with Facebook ]")
 
@@ -546,7 +546,7 @@ def facebook_denied_and_expired():
         keys("fb", "C-f")
         wait_text("fb", "F B E 2 - E 2 E 7")
         standin_control(outcome)
-        wait_text("fb", message, timeout=30)
+        wait_text("fb", message, timeout=60)
         keys("fb", "Enter")
         wait_for("fb", lambda text: message not in text, what="alert dismissed")
 
@@ -678,7 +678,7 @@ def live_reconnect():
     start_server(port=port)
     assert SERVER.endswith(f":{port}"), SERVER
     screen = wait_for("livetable", lambda text: " · live · " in text and any("Grace Away" in row for row in data_rows(text)),
-                      timeout=45, what="live again with the row posted while away")
+                      timeout=90, what="live again with the row posted while away")
     assert "Porto" in next(row for row in data_rows(screen) if "Grace Away" in row)
 
 
