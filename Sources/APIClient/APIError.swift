@@ -7,6 +7,10 @@ public enum APIError: Error, Sendable, Equatable {
     /// An `https://` server with which no secure connection could be made: its certificate was
     /// not accepted (not trusted, expired, for another name) or the TLS handshake failed.
     case insecureServer(server: String, detail: String)
+    /// Something at `server`'s address answered, but not in HTTP (a TLS server asked over
+    /// http://, another program on the port) or with a broken or cut-short answer; `detail` says
+    /// which.
+    case malformedAnswer(server: String, detail: String)
     /// The server took longer than the configured timeout.
     case timedOut(server: String)
     /// The answer was bigger than the client reads (`APIConfiguration.maxAnswerBytes`).
@@ -48,6 +52,9 @@ public enum APIError: Error, Sendable, Equatable {
         case .insecureServer(let server, let detail):
             return "No secure connection to the server at \(server) (\(detail)). Check the address; "
                 + "a server whose certificate your system does not trust needs its operator's CA installed."
+        case .malformedAnswer(let server, let detail):
+            return "The server at \(server) did not answer as an HTTP server should (\(detail)). "
+                + "Check the address: it may be another program's, or need https://."
         case .timedOut(let server):
             return "The server at \(server) did not answer in time. Try again."
         case .answerTooBig(let server, let maxBytes):

@@ -236,6 +236,8 @@ public final class OnTheMapClient: OnTheMapAPI, @unchecked Sendable {
             throw .timedOut(server: configuration.serverDescription)
         } catch .insecure(let detail) {
             throw .insecureServer(server: configuration.serverDescription, detail: String(detail.prefix(120)))
+        } catch .malformedAnswer(let detail) {
+            throw .malformedAnswer(server: configuration.serverDescription, detail: String(detail.prefix(120)))
         } catch {
             throw .cannotReachServer(server: configuration.serverDescription)
         }

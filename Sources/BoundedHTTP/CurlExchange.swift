@@ -27,6 +27,7 @@ enum CurlExchange {
         case OTM_CURL_CANCELLED: throw .cancelled
         case OTM_CURL_INSECURE: throw .insecure(transfer.error)
         case OTM_CURL_UNAVAILABLE: throw .transport("https:// needs libcurl (Debian: apt install libcurl4)")
+        case OTM_CURL_MALFORMED: throw .malformedAnswer(transfer.error)
         default: throw .transport(transfer.error)
         }
     }

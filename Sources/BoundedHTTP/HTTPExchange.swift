@@ -133,7 +133,12 @@ public enum HTTPFailure: Error, Sendable, Equatable {
     /// No secure connection to an `https://` server: the TLS handshake failed or the server's
     /// certificate was not accepted (not trusted, expired, for another name); libcurl's words.
     case insecure(String)
-    /// No HTTP answer: not resolved, refused, reset, not HTTP; the words say which.
+    /// Something answered, but not as HTTP/1.1 allows: not HTTP at all (a TLS alert, an SSH
+    /// banner), a malformed head or framing, or an answer cut short; the words say which. Not a
+    /// server that cannot be reached: the address reaches a program, perhaps the wrong one.
+    case malformedAnswer(String)
+    /// No answer at all: not resolved, refused, reset or closed before a byte came back; the
+    /// words say which.
     case transport(String)
 }
 

@@ -56,8 +56,10 @@ final class PlainHTTPConnection {
         do throws(HTTPFailure) {
             return try readAnswer(method: request.method)
         } catch {
-            if case .transport = error, let sendFailure { throw sendFailure }
-            throw error
+            guard case .transport(let words) = error else { throw error }
+            // Whatever went wrong after the first byte of an answer, something did answer.
+            if receivedAny { throw .malformedAnswer(words) }
+            throw sendFailure ?? error
         }
     }
 
@@ -177,15 +179,25 @@ final class PlainHTTPConnection {
                 guard case .transport = error, !pending.isEmpty, !zip(pending, "HTTP/".utf8).allSatisfy(==) else {
                     throw error
                 }
-                throw .transport("not an HTTP answer (\"\(excerpt(pending))\")")
+                throw .transport(Self.notHTTP(pending))
             }
             guard let status = PlainHTTPFraming.status(of: statusLine) else {
-                throw .transport("not an HTTP answer (\"\(excerpt(statusLine))\")")
+                throw .transport(Self.notHTTP(statusLine[...]))
             }
             let fields = try readFields(budget: &budget)
             if status == 101 { throw .transport("the server switched protocols unasked") }
             if status >= 200 { return (status, fields) }
         }
+    }
+
+    /// Words for an answer that does not start as HTTP's: a TLS record (an alert or a handshake,
+    /// content type 21 or 22, version 3.x) means an https:// server, which is worth saying.
+    static func notHTTP(_ bytes: ArraySlice<UInt8>) -> String {
+        let start = bytes.startIndex
+        if bytes.count >= 2, bytes[start] == 0x15 || bytes[start] == 0x16, bytes[start + 1] == 0x03 {
+            return "a TLS answer: the server speaks https://"
+        }
+        return "not an HTTP answer (\"\(excerpt(bytes))\")"
     }
 
     private func readFields(budget: inout Int) throws(HTTPFailure) -> [HTTPField] {

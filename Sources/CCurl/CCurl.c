@@ -173,6 +173,12 @@ otm_curl_outcome otm_curl_perform(otm_curl_exchange *exchange) {
         case CURLE_SSL_ISSUER_ERROR:
             outcome = OTM_CURL_INSECURE;
             break;
+        case CURLE_UNSUPPORTED_PROTOCOL: /* "Received HTTP/0.9 when not allowed": not HTTP at all */
+        case CURLE_WEIRD_SERVER_REPLY:
+        case CURLE_PARTIAL_FILE:
+        case CURLE_BAD_CONTENT_ENCODING:
+            outcome = OTM_CURL_MALFORMED;
+            break;
         default:
             break;
         }

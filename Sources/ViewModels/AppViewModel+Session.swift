@@ -53,12 +53,15 @@ extension AppViewModel {
         }
     }
 
-    /// After "cannot reach the server": offer the cached copy, if any.
+    /// After "cannot reach the server" (or an answer that is not HTTP's): offer the cached copy,
+    /// if any.
     func offerOffline() {
         offersOffline = false
-        guard case .cannotReachServer = login.lastError, let savedAt = store.cachedAt, let message = login.alert else {
-            return
+        switch login.lastError {
+        case .cannotReachServer, .malformedAnswer: break
+        default: return
         }
+        guard let savedAt = store.cachedAt, let message = login.alert else { return }
         offersOffline = true
         login.alert =
             message + " Press o to browse the copy saved \(AgeText.text(from: savedAt, now: clock())), offline."

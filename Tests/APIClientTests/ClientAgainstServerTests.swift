@@ -179,6 +179,21 @@ import Testing
         #expect(expected.userMessage.hasPrefix("No secure connection to the server at class.example:8443 (SSL certificate"))
     }
 
+    /// Something answers at the address, but not in HTTP: the user is told so (and, for a TLS
+    /// server asked over http://, that it speaks https://), not that nothing answered.
+    @Test func anAnswerThatIsNotHTTPIsSaidAsSuch() async throws {
+        let tls = try NotHTTPListener(reply: [0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x32])
+        let api = OnTheMapClient(configuration: APIConfiguration(baseURL: URL(string: "http://127.0.0.1:\(tls.port)")!))
+        let expected = APIError.malformedAnswer(
+            server: "127.0.0.1:\(tls.port)", detail: "a TLS answer: the server speaks https://")
+        await #expect(throws: expected) { try await api.locations(LocationQuery()) }
+        await #expect(throws: expected) { try await api.logIn(email: "a@b.c", password: "x") }
+        #expect(
+            expected.userMessage
+                == "The server at 127.0.0.1:\(tls.port) did not answer as an HTTP server should (a TLS answer: the "
+                + "server speaks https://). Check the address: it may be another program's, or need https://.")
+    }
+
     @Test func silentServerTimesOut() async throws {
         let listener = try SilentListener()
         defer { listener.close() }

@@ -1,4 +1,5 @@
 import Foundation
+import StandIn
 
 #if canImport(Glibc)
 import Glibc
@@ -11,25 +12,36 @@ final class SilentListener {
     private let descriptor: Int32
 
     init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (descriptor, port) = try loopbackListener()
         self.descriptor = descriptor
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(descriptor, 16) == 0 else {
-            _ = Glibc.close(descriptor)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = Int(port)
     }
 
     func close() { _ = Glibc.close(descriptor) }
+}
+
+/// A program on 127.0.0.1 that is not an HTTP server: it reads each request's head, writes
+/// `reply` (a TLS alert, an SSH banner) and closes.
+final class NotHTTPListener: Sendable {
+    let port: Int
+
+    init(reply: [UInt8]) throws {
+        let (listener, port) = try loopbackListener()
+        self.port = Int(port)
+        acceptConnections(on: listener) { connection in
+            var head: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !head.contains(subsequence: Array("\r\n\r\n".utf8)), head.count < 65536 {
+                let count = recv(connection, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                head += buffer[..<count]
+            }
+            _ = reply.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            _ = Glibc.close(connection)
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    fileprivate func contains(subsequence: [UInt8]) -> Bool { firstRange(of: subsequence) != nil }
 }

@@ -101,15 +101,17 @@ import Testing
         }
     }
 
-    @Test func anAnswerThatIsNotHTTPIsATransportFailure() async throws {
+    /// Not HTTP at all, or a body cut short: something answered, so not a transport failure.
+    @Test(arguments: [("/not-http", "HTTP/0.9"), ("/short", "5 bytes remaining")])
+    func aBrokenAnswerIsAMalformedAnswer(path: String, words expected: String) async throws {
         let server = try TLSServer.start()
         defer { server.stop() }
         await #expect {
             try await server.client.exchange(
-                HTTPRequest(url: server.url("/not-http")), maxBytes: 1000, deadline: .seconds(20))
+                HTTPRequest(url: server.url(path)), maxBytes: 1000, deadline: .seconds(20))
         } throws: { error in
-            guard case .transport(let words) = error as? HTTPFailure else { return false }
-            return words.contains("HTTP")
+            guard case .malformedAnswer(let words) = error as? HTTPFailure else { return false }
+            return words.contains(expected)
         }
     }
 
@@ -424,6 +426,9 @@ private let serverScript = #"""
                                      b"Content-Length: 4\r\nConnection: close\r\n\r\ndone")
                 elif path == "/not-http":
                     self.wfile.write(b"hello, this is not HTTP\r\n\r\n")
+                elif path == "/short":
+                    self.head(200, [("Content-Length", "10")])
+                    self.wfile.write(b"12345")
                 elif path == "/announced":
                     self.head(200, [("Content-Length", "10000000")])
                     time.sleep(60)

@@ -21,8 +21,15 @@ import Testing
         }
     }
 
+    /// The words of a failure with no answer at all (`.transport`).
     private func words(_ result: Result<HTTPAnswer, HTTPFailure>) -> String? {
         if case .failure(.transport(let words)) = result { return words }
+        return nil
+    }
+
+    /// The words of an answer that HTTP/1.1 does not allow (`.malformedAnswer`).
+    private func malformed(_ result: Result<HTTPAnswer, HTTPFailure>) -> String? {
+        if case .failure(.malformedAnswer(let words)) = result { return words }
         return nil
     }
 
@@ -356,12 +363,12 @@ import Testing
         "fffffffffffffffffffff\r\n",  // overflows Int
         "-1\r\n", "+5\r\n", "0x10\r\n", "zz\r\n", "\r\n", ";ext\r\n", "5 5\r\n",
     ])
-    func aHostileChunkSizeIsATransportFailure(sizeLine: String) async throws {
+    func aHostileChunkSizeIsAMalformedAnswer(sizeLine: String) async throws {
         let server = try RawHTTPServer(
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(sizeLine)hello\r\n0\r\n\r\n")
         defer { server.stop() }
         let result = await exchange(url(server))
-        #expect(words(result)?.contains("chunk size") == true, "\(result)")
+        #expect(malformed(result)?.contains("chunk size") == true, "\(result)")
     }
 
     @Test func aChunkSizeOverTheCapIsTooBig() async throws {
@@ -371,10 +378,10 @@ import Testing
         #expect(failure(await exchange(url(server), maxBytes: 100)) == .tooBig(maxBytes: 100))
     }
 
-    @Test func aChunkLongerThanItsSizeIsATransportFailure() async throws {
+    @Test func aChunkLongerThanItsSizeIsAMalformedAnswer() async throws {
         let server = try RawHTTPServer("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhello\r\n0\r\n\r\n")
         defer { server.stop() }
-        #expect(words(await exchange(url(server))) == "a chunk is longer than its size")
+        #expect(malformed(await exchange(url(server))) == "a chunk is longer than its size")
     }
 
     @Test func aHeaderBlockOver64KBIsRefused() async throws {
@@ -382,12 +389,12 @@ import Testing
             "HTTP/1.1 200 OK\r\nX-Filler: \(String(repeating: "a", count: 70_000))\r\nContent-Length: 0\r\n\r\n")
         let many = try RawHTTPServer("HTTP/1.1 200 OK\r\n" + String(repeating: "X-A: 1\r\n", count: 257) + "\r\n")
         defer { [big, many].forEach { $0.stop() } }
-        #expect(words(await exchange(url(big))) == "the answer's header block is over 65536 bytes")
-        #expect(words(await exchange(url(many))) == "the answer has over 256 header fields")
+        #expect(malformed(await exchange(url(big))) == "the answer's header block is over 65536 bytes")
+        #expect(malformed(await exchange(url(many))) == "the answer has over 256 header fields")
         // 1xx heads share the budget: an endless stream of them ends too.
         let continues = try RawHTTPServer(String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 3000))
         defer { continues.stop() }
-        #expect(words(await exchange(url(continues))) == "the answer's header block is over 65536 bytes")
+        #expect(malformed(await exchange(url(continues))) == "the answer's header block is over 65536 bytes")
         // Just under both limits is an answer.
         let fits = try RawHTTPServer(
             "HTTP/1.1 200 OK\r\nX-Filler: \(String(repeating: "a", count: 60_000))\r\n"
@@ -412,7 +419,6 @@ import Testing
             "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n",
             "the server closed the connection in the middle of the answer's head"
         ),
-        ("", "the server closed the connection without answering"),
         ("HTTP/1.1 200 OK\r\nno colon here\r\n\r\n", #"a malformed header field ("no colon here")"#),
         ("HTTP/1.1 101 Switching Protocols\r\n\r\n", "the server switched protocols unasked"),
         (
@@ -421,13 +427,20 @@ import Testing
         ),
         ("HTTP/2 200\r\n\r\n", #"not an HTTP answer ("HTTP/2 200")"#),
         // A TLS alert (an https:// server asked for http://), cut before any line ends.
-        ("\u{15}\u{03}\u{01}\u{00}\u{02}\u{02}\u{32}", #"not an HTTP answer ("??????2")"#),
+        ("\u{15}\u{03}\u{01}\u{00}\u{02}\u{02}\u{32}", "a TLS answer: the server speaks https://"),
         ("HTTP/1.", "the server closed the connection in the middle of the answer's head"),
     ])
-    func aBrokenAnswerIsATransportFailureInShortWords(reply: String, expected: String) async throws {
+    func aBrokenAnswerIsAMalformedAnswerInShortWords(reply: String, expected: String) async throws {
         let server = try RawHTTPServer(reply)
         defer { server.stop() }
-        #expect(words(await exchange(url(server))) == expected)
+        #expect(malformed(await exchange(url(server))) == expected)
+    }
+
+    /// Nothing came back: no answer, not a malformed one.
+    @Test func aConnectionClosedWithoutAWordIsATransportFailure() async throws {
+        let server = try RawHTTPServer("")
+        defer { server.stop() }
+        #expect(words(await exchange(url(server))) == "the server closed the connection without answering")
     }
 
     @Test func aResetIsATransportFailure() async throws {
@@ -448,7 +461,7 @@ import Testing
             + Array(repeating: 0x41, count: 500)
         let server = try RawHTTPServer(reply: junk + [0x0D, 0x0A])
         defer { server.stop() }
-        let shown = try #require(words(await exchange(url(server))))
+        let shown = try #require(malformed(await exchange(url(server))))
         #expect(shown == #"not an HTTP answer ("SSH-2.0-OpenSSH_9.2?[2J??AAAAAAAAAAAAAAA…")"#)
     }
 

@@ -66,11 +66,17 @@ struct AppViewModelTests {
         #expect(await api.calls.contains("logOut"))
     }
 
-    @Test func unreachableServerOffersTheCacheAndBrowsesItOffline() async {
+    /// Nothing answered, or something that is not an HTTP server did: either way no server is
+    /// there to log in to, and the saved copy is offered.
+    @Test(arguments: [
+        APIError.cannotReachServer(server: "127.0.0.1:9"),
+        APIError.malformedAnswer(server: "127.0.0.1:9", detail: "a TLS answer: the server speaks https://"),
+    ])
+    func unreachableServerOffersTheCacheAndBrowsesItOffline(failure: APIError) async {
         let cache = temporaryCache()
         defer { try? FileManager.default.removeItem(at: cache.fileURL.deletingLastPathComponent()) }
         cache.save(SampleRows.all, at: TestClock.start.addingTimeInterval(-3 * 3600))
-        let app = model(FakeAPI(login: .failure(.cannotReachServer(server: "127.0.0.1:9"))), cache: cache)
+        let app = model(FakeAPI(login: .failure(failure)), cache: cache)
         app.login.email = "a@b.c"
         app.login.password = "pw"
         app.submitLogin()

@@ -103,7 +103,7 @@ public struct DeviceLoginClient: DeviceLoginAPI {
         let answer: HTTPAnswer
         do {
             answer = try await http.exchange(request, maxBytes: Self.maxAnswerBytes, deadline: .seconds(timeout))
-        } catch .tooBig {
+        } catch .tooBig, .malformedAnswer {
             throw .unreadable(provider: provider.displayName)
         } catch {
             throw .cannotReachProvider(provider: provider.displayName)

@@ -15,8 +15,10 @@ typedef enum otm_curl_outcome {
     OTM_CURL_CANCELLED,     ///< `otm_curl_cancel` was called.
     OTM_CURL_INSECURE,      ///< No secure connection: the TLS handshake failed or the server's certificate
                             ///< was not accepted; `error` has libcurl's words.
-    OTM_CURL_FAILED,        ///< Anything else (resolve, connect, not HTTP): `error` has libcurl's words.
+    OTM_CURL_FAILED,        ///< No answer (resolve, connect, reset, nothing sent back): `error` has libcurl's words.
     OTM_CURL_UNAVAILABLE,   ///< libcurl.so.4 could not be loaded (or lacks a function).
+    OTM_CURL_MALFORMED,     ///< An answer HTTP/1.1 does not allow (not HTTP, a bad head or framing, cut short);
+                            ///< `error` has libcurl's words.
 } otm_curl_outcome;
 
 /// The exchange's inputs, set by the caller, and its results. Strings are NUL-terminated and must

@@ -74,6 +74,8 @@ public struct OnlineGeocoder: Geocoder {
         switch exchange {
         case .failure(.tooBig):
             return try await fallBack(trimmed, reason: "sent an answer bigger than \(Self.maxAnswerBytes / 1_048_576) MB")
+        case .failure(.malformedAnswer):
+            return try await fallBack(trimmed, reason: "sent an answer that could not be read")
         case .failure:
             return try await fallBack(trimmed, reason: "is unreachable")
         case .success(let answer):
