@@ -1,16 +1,18 @@
+import BoundedHTTP
 import Foundation
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A Parse LiveQuery connection (`ws://host:port/`): a WebSocket client over a plain socket.
+/// A Parse LiveQuery connection (`ws://host:port/`, or `wss://` for an `https://` server): a
+/// WebSocket client over a plain socket or BoundedHTTP's `TLSStream`.
 ///
 /// Why not `URLSessionWebSocketTask`: on Linux it runs on the system's libcurl, and Debian 12's
 /// libcurl 7.88 is built without WebSockets (the task fails at once with "WebSockets not supported
 /// by libcurl", checked on this machine). hummingbird-websocket's client would bring NIOSSL and
-/// BoringSSL into `onthemap` (Architecture.md keeps them out), so this is RFC 6455 by hand, for
-/// `ws://` only: an `https` server's LiveQuery is refused with a clear error.
+/// BoringSSL into `onthemap` (Architecture.md keeps them out), so this is RFC 6455 by hand; for
+/// `wss://` the TLS connection is libcurl's (CONNECT_ONLY), loaded only when one is made.
 ///
 /// Blocking calls: run them off the cooperative pool (BoundedHTTP's `onThreadOfItsOwn`).
 public final class LiveQuerySocket: @unchecked Sendable {
@@ -18,37 +20,50 @@ public final class LiveQuerySocket: @unchecked Sendable {
         public var description: String
     }
 
-    private let descriptor: Int32
+    /// What the frames travel on.
+    private enum Link {
+        case plain(Int32)
+        case tls(TLSStream)
+    }
+
+    private let link: Link
+    /// How long one write may wait for room (the plain socket's is its SO_SNDTIMEO).
+    private let writeTimeout: Duration
     private var buffer: [UInt8] = []
     private let writeLock = NSLock()
     /// The largest frame read; a larger one ends the connection (`receive` returns nil).
     public var maxMessageBytes = 16 << 20
+    /// Pings come every 10 s; three missed intervals mean the server is gone.
+    private static let silenceLimit: Duration = .seconds(35)
 
     /// Connects to the LiveQuery socket of the server at `baseURL` and completes the upgrade.
-    public init(baseURL: URL, timeout: TimeInterval = 15) throws(Failure) {
-        guard baseURL.scheme == "http" || baseURL.scheme == "ws", let host = baseURL.host else {
-            throw Failure(description: "live updates need an http:// server (this client has no TLS WebSocket)")
+    /// - Parameter caFile: for `https://`, a CA bundle to trust instead of the system's (tests).
+    public init(baseURL: URL, timeout: TimeInterval = 15, caFile: String? = nil) throws(Failure) {
+        guard let scheme = baseURL.scheme, ["http", "ws", "https", "wss"].contains(scheme), let host = baseURL.host
+        else {
+            throw Failure(description: "live updates need an http:// or https:// server")
         }
-        let port = baseURL.port ?? 80
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
-            throw Failure(description: "cannot resolve \(host)")
+        writeTimeout = .seconds(timeout)
+        let secure = scheme == "https" || scheme == "wss"
+        let port = baseURL.port ?? (secure ? 443 : 80)
+        if secure {
+            var components = URLComponents()
+            components.scheme = "https"
+            components.host = host
+            components.port = port
+            guard let url = components.url else { throw Failure(description: "cannot connect to \(host):\(port)") }
+            do {
+                link = .tls(try TLSStream(url: url, deadline: .seconds(timeout), caFile: caFile))
+            } catch .insecure(let words) {
+                throw Failure(description: "no secure connection to \(host):\(port) (\(words))")
+            } catch .transport(let words) {
+                throw Failure(description: "cannot connect to \(host):\(port) (\(words))")
+            } catch {
+                throw Failure(description: "cannot connect to \(host):\(port) in \(Int(timeout)) s")
+            }
+        } else {
+            link = .plain(try Self.connect(host: host, port: port, timeout: timeout))
         }
-        defer { freeaddrinfo(list) }
-        let descriptor = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
-        guard descriptor >= 0 else { throw Failure(description: "socket() failed") }
-        var wait = timeval(tv_sec: Int(timeout), tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        guard Glibc.connect(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
-            Glibc.close(descriptor)
-            throw Failure(description: "cannot connect to \(host):\(port)")
-        }
-        self.descriptor = descriptor
-        // Pings come every 10 s; three missed intervals mean the server is gone.
-        var readWait = timeval(tv_sec: 35, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &readWait, socklen_t(MemoryLayout<timeval>.size))
         var key = [UInt8](repeating: 0, count: 16)
         for index in key.indices { key[index] = UInt8.random(in: 0...255) }
         let request =
@@ -68,7 +83,32 @@ public final class LiveQuerySocket: @unchecked Sendable {
         }
     }
 
-    deinit { Glibc.close(descriptor) }
+    /// A plain TCP connection to `host`'s first address, with `timeout` for the connect and each
+    /// write, and `silenceLimit` for each read.
+    private static func connect(host: String, port: Int, timeout: TimeInterval) throws(Failure) -> Int32 {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
+            throw Failure(description: "cannot resolve \(host)")
+        }
+        defer { freeaddrinfo(list) }
+        let descriptor = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
+        guard descriptor >= 0 else { throw Failure(description: "socket() failed") }
+        var wait = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        guard Glibc.connect(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
+            Glibc.close(descriptor)
+            throw Failure(description: "cannot connect to \(host):\(port)")
+        }
+        var readWait = timeval(tv_sec: Int(silenceLimit.components.seconds), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &readWait, socklen_t(MemoryLayout<timeval>.size))
+        return descriptor
+    }
+
+    deinit {
+        if case .plain(let descriptor) = link { Glibc.close(descriptor) }
+    }
 
     /// Sends one text message; `false` once the connection is gone.
     @discardableResult
@@ -91,7 +131,12 @@ public final class LiveQuerySocket: @unchecked Sendable {
     }
 
     /// Ends the connection (a blocked `receive` returns `nil`).
-    public func close() { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+    public func close() {
+        switch link {
+        case .plain(let descriptor): _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        case .tls(let stream): stream.shutdown()
+        }
+    }
 
     private func sendFrame(opcode: UInt8, _ payload: [UInt8]) -> Bool {
         var frame: [UInt8] = [0x80 | opcode]
@@ -110,7 +155,13 @@ public final class LiveQuerySocket: @unchecked Sendable {
     }
 
     private func write(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+        switch link {
+        case .plain(let descriptor):
+            return bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                == bytes.count
+        case .tls(let stream):
+            return stream.write(bytes, timeout: writeTimeout)
+        }
     }
 
     /// One whole frame (fragmented messages are not sent by this server); at most `maxMessageBytes`.
@@ -139,10 +190,16 @@ public final class LiveQuerySocket: @unchecked Sendable {
     }
 
     private func fill() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return false }
-        buffer += chunk[..<count]
+        switch link {
+        case .plain(let descriptor):
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return false }
+            buffer += chunk[..<count]
+        case .tls(let stream):
+            guard let chunk = stream.read(atMost: 65536, timeout: Self.silenceLimit) else { return false }
+            buffer += chunk
+        }
         return true
     }
 }

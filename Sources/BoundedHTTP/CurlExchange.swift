@@ -54,13 +54,7 @@ private final class CurlTransfer: @unchecked Sendable {
     }
 
     /// libcurl's words for a failure, one short line without control characters.
-    var error: String {
-        let words = withUnsafeBytes(of: state.pointee.error) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        let line = String(words.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
-        return line.isEmpty ? "https exchange failed" : String(line.prefix(160))
-    }
+    var error: String { withUnsafeBytes(of: state.pointee.error) { curlWords($0) } }
 
     func perform(_ request: HTTPRequest, method: String, maxBytes: Int, deadline: Duration, caFile: String?)
         -> otm_curl_outcome
@@ -89,7 +83,7 @@ private final class CurlTransfer: @unchecked Sendable {
                 state.pointee.body_size = bodyBytes.count
                 state.pointee.has_body = body == nil ? 0 : 1
                 state.pointee.max_bytes = Int64(max(0, maxBytes))
-                state.pointee.timeout_ms = Int64(min(max(deadline.seconds * 1000, 1), 1e12))
+                state.pointee.timeout_ms = deadline.libcurlMilliseconds
                 state.pointee.ca_file = UnsafePointer(cCAFile)
                 state.pointee.context = Unmanaged.passUnretained(self).toOpaque()
                 state.pointee.on_body = { context, bytes, size in
@@ -122,4 +116,11 @@ private final class CurlTransfer: @unchecked Sendable {
             fields.append(HTTPField(String(line[..<colon]), value))
         }
     }
+}
+
+/// libcurl's words in a NUL-terminated error buffer, as one short line without control characters.
+func curlWords(_ buffer: UnsafeRawBufferPointer) -> String {
+    let words = String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
+    let line = String(words.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
+    return line.isEmpty ? "https exchange failed" : String(line.prefix(160))
 }

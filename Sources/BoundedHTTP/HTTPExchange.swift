@@ -182,4 +182,11 @@ extension Duration {
     var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
+
+    /// Whole milliseconds, at least 1 and at most 10^12 (libcurl's timeouts: 0 would mean none,
+    /// and `Int64.max` seconds overflows).
+    var libcurlMilliseconds: Int64 { Int64(min(max(seconds * 1000, 1), 1e12)) }
+
+    /// Whole milliseconds for `poll`, from 0 to `Int32.max` (a past instant waits not at all).
+    var pollMilliseconds: Int32 { Int32(min(max(seconds * 1000, 0), Double(Int32.max))) }
 }

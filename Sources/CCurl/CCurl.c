@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "CCurl.h"
@@ -26,6 +27,8 @@ static struct {
     __typeof__(curl_easy_strerror) *easy_strerror;
     __typeof__(curl_slist_append) *slist_append;
     __typeof__(curl_slist_free_all) *slist_free_all;
+    __typeof__(curl_easy_send) *easy_send;
+    __typeof__(curl_easy_recv) *easy_recv;
 } curl;
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -46,6 +49,8 @@ static void load_curl(void) {
     RESOLVE(easy_strerror, curl_easy_strerror)
     RESOLVE(slist_append, curl_slist_append)
     RESOLVE(slist_free_all, curl_slist_free_all)
+    RESOLVE(easy_send, curl_easy_send)
+    RESOLVE(easy_recv, curl_easy_recv)
 #undef RESOLVE
     if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return;
     curl.loaded = 1;
@@ -191,4 +196,103 @@ done:
     curl.easy_cleanup(handle);
     curl.slist_free_all(headers);
     return outcome;
+}
+
+// MARK: - A TLS stream (CONNECT_ONLY)
+
+struct otm_curl_stream {
+    CURL *handle;
+};
+
+/// The outcome of a failed connect or handshake, as for an exchange.
+static otm_curl_outcome failure_outcome(CURLcode code) {
+    switch (code) {
+    case CURLE_OPERATION_TIMEDOUT:
+        return OTM_CURL_DEADLINE;
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+        return OTM_CURL_INSECURE;
+    default:
+        return OTM_CURL_FAILED;
+    }
+}
+
+otm_curl_outcome otm_curl_stream_open(const char *url, long long timeout_ms, const char *ca_file,
+                                      otm_curl_stream **stream, int *socket, char *error) {
+    *stream = NULL;
+    *socket = -1;
+    error[0] = '\0';
+    pthread_once(&curl_once, load_curl);
+    if (!curl.loaded) return OTM_CURL_UNAVAILABLE;
+    CURL *handle = curl.easy_init();
+    if (handle == NULL) {
+        snprintf(error, 256, "libcurl could not start a connection");
+        return OTM_CURL_FAILED;
+    }
+    CURLcode code;
+    otm_curl_outcome outcome = OTM_CURL_FAILED;
+#define SET_OR_FAIL(option, value)                                                                  \
+    if ((code = curl.easy_setopt(handle, option, value)) != CURLE_OK) {                             \
+        snprintf(error, 256, "libcurl refused option %s: %s", #option, curl.easy_strerror(code));   \
+        goto failed;                                                                                \
+    }
+    SET_OR_FAIL(CURLOPT_ERRORBUFFER, error)
+    SET_OR_FAIL(CURLOPT_URL, url)
+    SET_OR_FAIL(CURLOPT_PROTOCOLS_STR, "https")
+    SET_OR_FAIL(CURLOPT_NOSIGNAL, 1L)
+    SET_OR_FAIL(CURLOPT_PROXY, "")
+    SET_OR_FAIL(CURLOPT_CONNECT_ONLY, 1L)
+    SET_OR_FAIL(CURLOPT_CONNECTTIMEOUT_MS, (long)(timeout_ms > 0 ? timeout_ms : 1))
+    if (ca_file != NULL) SET_OR_FAIL(CURLOPT_CAINFO, ca_file)
+#undef SET_OR_FAIL
+    code = curl.easy_perform(handle);
+    if (code != CURLE_OK) {
+        outcome = failure_outcome(code);
+        if (error[0] == '\0') snprintf(error, 256, "%s", curl.easy_strerror(code));
+        goto failed;
+    }
+    curl_socket_t active = CURL_SOCKET_BAD;
+    if (curl.easy_getinfo(handle, CURLINFO_ACTIVESOCKET, &active) != CURLE_OK || active == CURL_SOCKET_BAD) {
+        snprintf(error, 256, "libcurl has no connection to hand over");
+        goto failed;
+    }
+    otm_curl_stream *made = malloc(sizeof *made);
+    if (made == NULL) {
+        snprintf(error, 256, "out of memory");
+        goto failed;
+    }
+    // The error buffer was the caller's, for this call only.
+    curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, NULL);
+    made->handle = handle;
+    *stream = made;
+    *socket = (int)active;
+    return OTM_CURL_DONE;
+
+failed:
+    curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, NULL);
+    curl.easy_cleanup(handle);
+    return outcome;
+}
+
+long otm_curl_stream_send(otm_curl_stream *stream, const void *bytes, size_t size) {
+    size_t sent = 0;
+    CURLcode code = curl.easy_send(stream->handle, bytes, size, &sent);
+    if (code == CURLE_AGAIN) return 0;
+    return code == CURLE_OK ? (long)sent : -1;
+}
+
+long otm_curl_stream_receive(otm_curl_stream *stream, void *bytes, size_t size) {
+    size_t received = 0;
+    CURLcode code = curl.easy_recv(stream->handle, bytes, size, &received);
+    if (code == CURLE_AGAIN) return -2;
+    return code == CURLE_OK ? (long)received : -1;
+}
+
+void otm_curl_stream_close(otm_curl_stream *stream) {
+    if (stream == NULL) return;
+    curl.easy_cleanup(stream->handle);
+    free(stream);
 }

@@ -1,6 +1,8 @@
+import BoundedHTTP
 import Foundation
 import OnTheMapModels
 import ServerTestSupport
+import StandIn
 import Testing
 
 @testable import APIClient
@@ -99,6 +101,49 @@ import Testing
         }
         if case .refused(let message) = refused { #expect(!message.isEmpty) }
         #expect(await events.next() == nil, "a refusal ends the stream")
+    }
+
+    /// A class served over `https://` (here a TLS proxy in front of the real server, as a class
+    /// behind nginx would be) is followed over `wss://`: the same subscription, first page and
+    /// events, through libcurl's TLS connection.
+    @Test func anHTTPSServerIsFollowedOverWSS() async throws {
+        let server = try await TestServer.start(seedDemo: true)
+        defer { Task { await server.stop() } }
+        let proxy = try TLSServer.start(forwardingTo: server.server.port)
+        defer { proxy.stop() }
+        let key = try await server.addUser(email: "ada@example.com", firstName: "Ada", lastName: "Lovelace")
+        let secure = APIConfiguration(baseURL: URL(string: "https://127.0.0.1:\(proxy.port)")!, timeout: 10)
+        let api = OnTheMapClient(configuration: secure, http: BoundedHTTPClient(caFile: proxy.caFile))
+        _ = try await api.logIn(email: "ada@example.com", password: "correct horse")
+        let live = LiveQueryConnection(configuration: secure, caFile: proxy.caFile) { api.currentSession?.sessionID }
+        #expect(live.socketURL == "wss://127.0.0.1:\(proxy.port)/")
+
+        var events = live.liveEvents(where: nil).makeAsyncIterator()
+        _ = try await next(&events, "live") { $0 == .live }
+        _ = try await next(&events, "first page") {
+            if case .firstPage(let rows) = $0 { return rows.count > 50 } else { return false }
+        }
+        let created = try await api.createLocation(location(key: key, place: "Lisbon, Portugal"))
+        _ = try await next(&events, "create") {
+            if case .change(.create, let row) = $0 { return row.objectId == created.objectId } else { return false }
+        }
+    }
+
+    /// A `wss://` server whose certificate is not trusted is never subscribed to: the channel
+    /// says why and retries, as for any connection that fails.
+    @Test func anUntrustedWSSServerIsNotFollowed() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let proxy = try TLSServer.start(forwardingTo: server.server.port)
+        defer { proxy.stop() }
+        let live = LiveQueryConnection(
+            configuration: APIConfiguration(baseURL: URL(string: "https://127.0.0.1:\(proxy.port)")!, timeout: 10))
+        var events = live.liveEvents(where: nil).makeAsyncIterator()
+        let retry = try await next(&events, "reconnecting") {
+            if case .reconnecting = $0 { return true } else { return false }
+        }
+        guard case .reconnecting(_, let reason) = retry else { return }
+        #expect(reason.hasPrefix("no secure connection to 127.0.0.1:\(proxy.port) ("), "\(reason)")
     }
 
     @Test func backoffDoublesToThirtySecondsWithUpToAFifthMore() {

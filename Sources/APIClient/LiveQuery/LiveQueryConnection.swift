@@ -3,7 +3,7 @@ import Foundation
 import OnTheMapModels
 
 /// The real `LiveChannel`: `LiveQuerySocket` (RFC 6455 by hand) on the server's own host and port
-/// (`ws://host:port/`, Parse's convention). Why not `URLSessionWebSocketTask` or
+/// (`ws://host:port/`, or `wss://` for an `https://` server: Parse's convention). Why not `URLSessionWebSocketTask` or
 /// hummingbird-websocket's client: Docs/Architecture.md, "The client side of LiveQuery".
 public struct LiveQueryConnection: LiveChannel {
     /// The largest message read from the server (a `result` page of 100 rows is ~30 KB); a
@@ -14,14 +14,17 @@ public struct LiveQueryConnection: LiveChannel {
     /// The session token sent with `connect` and `subscribe` (none: the list's public rows).
     public var sessionToken: @Sendable () -> String?
     public var backoff: LiveBackoff
+    /// For an `https://` server, a CA bundle to trust instead of the system's (tests).
+    public var caFile: String?
 
     public init(
-        configuration: APIConfiguration, backoff: LiveBackoff = LiveBackoff(),
+        configuration: APIConfiguration, backoff: LiveBackoff = LiveBackoff(), caFile: String? = nil,
         sessionToken: @escaping @Sendable () -> String? = { nil }
     ) {
         self.configuration = configuration
         self.sessionToken = sessionToken
         self.backoff = backoff
+        self.caFile = caFile
     }
 
     /// `ws://host:port/` (or `wss://` for https) of the REST server.
@@ -36,11 +39,6 @@ public struct LiveQueryConnection: LiveChannel {
     public func liveEvents(where whereClause: JSONValue?) -> AsyncStream<LiveEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(1000))
         let task = Task {
-            guard configuration.baseURL.scheme != "https" else {
-                continuation.yield(.refused("live updates need an http:// server (this client has no TLS WebSocket)"))
-                continuation.finish()
-                return
-            }
             var attempt = 0
             while !Task.isCancelled {
                 let outcome = await runOnce(whereClause: whereClause, continuation: continuation)
@@ -76,13 +74,15 @@ public struct LiveQueryConnection: LiveChannel {
     /// socket blocks, so it runs on a thread of its own; cancelling the reader closes it.
     private func runOnce(whereClause: JSONValue?, continuation: AsyncStream<LiveEvent>.Continuation) async -> Outcome {
         let configuration = configuration
+        let caFile = caFile
         let token = sessionToken()
         let holder = SocketHolder()
         return await withTaskCancellationHandler {
             await onThreadOfItsOwn { () -> Outcome in
                 let socket: LiveQuerySocket
                 do {
-                    socket = try LiveQuerySocket(baseURL: configuration.baseURL, timeout: configuration.timeout)
+                    socket = try LiveQuerySocket(
+                        baseURL: configuration.baseURL, timeout: configuration.timeout, caFile: caFile)
                 } catch {
                     return .ended(String(describing: error), wasLive: false)
                 }

@@ -61,4 +61,26 @@ otm_curl_outcome otm_curl_perform(otm_curl_exchange *exchange);
 /// OTM_CURL_CANCELLED. Safe from any thread.
 void otm_curl_cancel(otm_curl_exchange *exchange);
 
+/// A TLS connection to an https:// URL's host and port, checked as an exchange's is (the
+/// system's CAs or `ca_file`, the name), that then carries raw bytes both ways: libcurl's
+/// CONNECT_ONLY. What a `wss://` WebSocket runs on. Not safe for concurrent calls.
+typedef struct otm_curl_stream otm_curl_stream;
+
+/// Connects and completes the handshake within `timeout_ms`. OTM_CURL_DONE with `*stream` and
+/// `*socket` (to poll; libcurl owns it) set; else INSECURE, DEADLINE, FAILED or UNAVAILABLE with
+/// `error` (at least 256 bytes) holding libcurl's words.
+otm_curl_outcome otm_curl_stream_open(const char *url, long long timeout_ms, const char *ca_file,
+                                      otm_curl_stream **stream, int *socket, char *error);
+
+/// Sends what it can without blocking: the count sent (0: try again when the socket is
+/// writable), or -1 when the connection failed.
+long otm_curl_stream_send(otm_curl_stream *stream, const void *bytes, size_t size);
+
+/// Receives what has arrived without blocking: the count (at most `size`), -2 when nothing has
+/// yet (poll the socket), 0 when the server closed the connection, -1 when it failed.
+long otm_curl_stream_receive(otm_curl_stream *stream, void *bytes, size_t size);
+
+/// Ends the connection and frees the stream.
+void otm_curl_stream_close(otm_curl_stream *stream);
+
 #endif
