@@ -46,20 +46,20 @@ public final class LiveQuerySocket: @unchecked Sendable {
         writeTimeout = .seconds(timeout)
         let secure = scheme == "https" || scheme == "wss"
         let port = baseURL.port ?? (secure ? 443 : 80)
+        // An IPv6 literal is written in brackets in a URL and in Host.
+        let authority = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
         if secure {
-            var components = URLComponents()
-            components.scheme = "https"
-            components.host = host
-            components.port = port
-            guard let url = components.url else { throw Failure(description: "cannot connect to \(host):\(port)") }
+            guard let url = URL(string: "https://\(authority)/") else {
+                throw Failure(description: "cannot connect to \(authority)")
+            }
             do {
                 link = .tls(try TLSStream(url: url, deadline: .seconds(timeout), caFile: caFile))
             } catch .insecure(let words) {
-                throw Failure(description: "no secure connection to \(host):\(port) (\(words))")
+                throw Failure(description: "no secure connection to \(authority) (\(words))")
             } catch .transport(let words) {
-                throw Failure(description: "cannot connect to \(host):\(port) (\(words))")
+                throw Failure(description: "cannot connect to \(authority) (\(words))")
             } catch {
-                throw Failure(description: "cannot connect to \(host):\(port) in \(Int(timeout)) s")
+                throw Failure(description: "cannot connect to \(authority) in \(Int(timeout)) s")
             }
         } else {
             link = .plain(try Self.connect(host: host, port: port, timeout: timeout))
@@ -67,7 +67,7 @@ public final class LiveQuerySocket: @unchecked Sendable {
         var key = [UInt8](repeating: 0, count: 16)
         for index in key.indices { key[index] = UInt8.random(in: 0...255) }
         let request =
-            "GET / HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "GET / HTTP/1.1\r\nHost: \(authority)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(Data(key).base64EncodedString())\r\nSec-WebSocket-Version: 13\r\n\r\n"
         guard write(Array(request.utf8)) else { throw Failure(description: "the server closed the connection") }
         while true {

@@ -7,6 +7,10 @@ import Testing
 
 @testable import APIClient
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -144,6 +148,25 @@ import Testing
         }
         guard case .reconnecting(_, let reason) = retry else { return }
         #expect(reason.hasPrefix("no secure connection to 127.0.0.1:\(proxy.port) ("), "\(reason)")
+    }
+
+    /// An IPv6 literal is connected to, and named in brackets in the upgrade's Host.
+    @Test func anIPv6ServerIsAskedWithItsHostInBrackets() async throws {
+        let (listener, port) = try loopbackListener(ipv6: true)
+        let heads = AsyncStream<String>.makeStream()
+        acceptConnections(on: listener) { connection in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(connection, &buffer, buffer.count, 0)
+            heads.continuation.yield(String(decoding: buffer[..<max(count, 0)], as: UTF8.self))
+            _ = Glibc.close(connection)
+        }
+        defer { _ = Glibc.shutdown(listener, Int32(SHUT_RDWR)) }
+        #expect(throws: LiveQuerySocket.Failure.self) {
+            try LiveQuerySocket(baseURL: URL(string: "http://[::1]:\(port)")!, timeout: 10)
+        }
+        var received = heads.stream.makeAsyncIterator()
+        let head = try #require(await received.next())
+        #expect(head.hasPrefix("GET / HTTP/1.1\r\nHost: [::1]:\(port)\r\nUpgrade: websocket\r\n"), "\(head)")
     }
 
     @Test func backoffDoublesToThirtySecondsWithUpToAFifthMore() {
