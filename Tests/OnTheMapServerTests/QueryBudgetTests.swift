@@ -33,11 +33,21 @@ import Testing
         }
         #expect(ContinuousClock.now - started < .seconds(5))
 
-        // The connections are fine afterwards: the main request answers, on every reader.
+        // The connections are fine afterwards: the main request answers, on every reader. On a
+        // loaded machine even it can pass the 20 ms budget now and then; that answer is the same
+        // refusal and is asked again, while any other failure (a connection left broken) is not.
         let main = try ListQuery.parse(
             RawQuery.parse("limit=100&order=-updatedAt"), defaultLimit: 100, maxLimit: 1000, allowUniqueKeyParameter: true)
-        for _ in 0..<10 {
-            #expect(try await storage.locations(main).rows.count == 100)
+        var answered = 0
+        var overBudget = 0
+        while answered < 10 && overBudget < 50 {
+            do {
+                #expect(try await storage.locations(main).rows.count == 100)
+                answered += 1
+            } catch let failure as APIFailure where failure.status == .badRequest {
+                overBudget += 1
+            }
         }
+        #expect(answered == 10, "\(overBudget) answers over the budget")
     }
 }

@@ -226,8 +226,8 @@ private let serverScript = #"""
                     for _ in range(400 * 16):
                         self.wfile.write(piece)
                 elif path == "/drip":
-                    self.head(200, [("Content-Length", "40")])
-                    for _ in range(40):  # 10 s in all: without a deadline, a whole answer
+                    self.head(200, [("Content-Length", "120")])
+                    for _ in range(120):  # 30 s in all: without a deadline, a whole answer
                         self.wfile.write(b"x")
                         time.sleep(0.25)
                 elif path == "/hold":
