@@ -187,6 +187,7 @@ extension Duration {
     /// and `Int64.max` seconds overflows).
     var libcurlMilliseconds: Int64 { Int64(min(max(seconds * 1000, 1), 1e12)) }
 
-    /// Whole milliseconds for `poll`, from 0 to `Int32.max` (a past instant waits not at all).
-    var pollMilliseconds: Int32 { Int32(min(max(seconds * 1000, 0), Double(Int32.max))) }
+    /// Whole milliseconds for `poll`, rounded up (a wait of 0.3 ms is not a busy 0), from 0 (the
+    /// past) to `Int32.max`.
+    var pollMilliseconds: Int32 { Int32(min(max((seconds * 1000).rounded(.up), 0), Double(Int32.max))) }
 }

@@ -358,8 +358,7 @@ final class PlainHTTPConnection {
             let now = ContinuousClock.now
             guard end > now else { throw .deadline(seconds: deadlineSeconds) }
             if let limit, limit <= now { return false }
-            let left = min(end, limit ?? end) - now
-            let milliseconds = Int32(min((left.seconds * 1000).rounded(.up), Double(Int32.max)))
+            let milliseconds = (min(end, limit ?? end) - now).pollMilliseconds
             var descriptors = [
                 pollfd(fd: descriptor ?? socket, events: Int16(events), revents: 0),
                 pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0),

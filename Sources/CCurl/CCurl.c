@@ -88,13 +88,34 @@ void otm_curl_cancel(otm_curl_exchange *exchange) {
     __atomic_store_n(&exchange->cancelled, 1, __ATOMIC_RELEASE);
 }
 
-/// Sets one option; on refusal (an older libcurl) names it and gives up.
+/// Sets one option of `handle`; on refusal (an older libcurl) names it in `words` (256 bytes) and
+/// goes to `done`.
 #define SET(option, value)                                                                          \
     if ((code = curl.easy_setopt(handle, option, value)) != CURLE_OK) {                             \
-        snprintf(exchange->error, sizeof exchange->error, "libcurl refused option %s: %s", #option, \
-                 curl.easy_strerror(code));                                                         \
+        snprintf(words, 256, "libcurl refused option %s: %s", #option, curl.easy_strerror(code));   \
         goto done;                                                                                  \
     }
+
+/// How a transfer or a connection that libcurl ended with `code` (not CURLE_OK) failed.
+static otm_curl_outcome failure_outcome(CURLcode code) {
+    switch (code) {
+    case CURLE_OPERATION_TIMEDOUT:
+        return OTM_CURL_DEADLINE;
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+        return OTM_CURL_INSECURE;
+    case CURLE_UNSUPPORTED_PROTOCOL: /* "Received HTTP/0.9 when not allowed": not HTTP at all */
+    case CURLE_WEIRD_SERVER_REPLY:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_BAD_CONTENT_ENCODING:
+        return OTM_CURL_MALFORMED;
+    default:
+        return OTM_CURL_FAILED;
+    }
+}
 
 otm_curl_outcome otm_curl_perform(otm_curl_exchange *exchange) {
     exchange->status = 0;
@@ -111,6 +132,7 @@ otm_curl_outcome otm_curl_perform(otm_curl_exchange *exchange) {
         return OTM_CURL_FAILED;
     }
     struct curl_slist *headers = NULL;
+    char *words = exchange->error;
     CURLcode code = CURLE_OK;
     otm_curl_outcome outcome = OTM_CURL_FAILED;
     for (size_t index = 0; index < exchange->header_count; index++) {
@@ -167,26 +189,8 @@ otm_curl_outcome otm_curl_perform(otm_curl_exchange *exchange) {
         outcome = OTM_CURL_CANCELLED;
     } else if (code == CURLE_FILESIZE_EXCEEDED || (code == CURLE_WRITE_ERROR && exchange->over_cap)) {
         outcome = OTM_CURL_TOO_BIG;
-    } else if (code == CURLE_OPERATION_TIMEDOUT) {
-        outcome = OTM_CURL_DEADLINE;
     } else {
-        switch (code) {
-        case CURLE_PEER_FAILED_VERIFICATION:
-        case CURLE_SSL_CONNECT_ERROR:
-        case CURLE_SSL_CERTPROBLEM:
-        case CURLE_SSL_CACERT_BADFILE:
-        case CURLE_SSL_ISSUER_ERROR:
-            outcome = OTM_CURL_INSECURE;
-            break;
-        case CURLE_UNSUPPORTED_PROTOCOL: /* "Received HTTP/0.9 when not allowed": not HTTP at all */
-        case CURLE_WEIRD_SERVER_REPLY:
-        case CURLE_PARTIAL_FILE:
-        case CURLE_BAD_CONTENT_ENCODING:
-            outcome = OTM_CURL_MALFORMED;
-            break;
-        default:
-            break;
-        }
+        outcome = failure_outcome(code);
         if (exchange->error[0] == '\0') {
             snprintf(exchange->error, sizeof exchange->error, "%s", curl.easy_strerror(code));
         }
@@ -204,65 +208,44 @@ struct otm_curl_stream {
     CURL *handle;
 };
 
-/// The outcome of a failed connect or handshake, as for an exchange.
-static otm_curl_outcome failure_outcome(CURLcode code) {
-    switch (code) {
-    case CURLE_OPERATION_TIMEDOUT:
-        return OTM_CURL_DEADLINE;
-    case CURLE_PEER_FAILED_VERIFICATION:
-    case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_SSL_CERTPROBLEM:
-    case CURLE_SSL_CACERT_BADFILE:
-    case CURLE_SSL_ISSUER_ERROR:
-        return OTM_CURL_INSECURE;
-    default:
-        return OTM_CURL_FAILED;
-    }
-}
-
 otm_curl_outcome otm_curl_stream_open(const char *url, long long timeout_ms, const char *ca_file,
-                                      otm_curl_stream **stream, int *socket, char *error) {
+                                      otm_curl_stream **stream, int *socket, char *words) {
     *stream = NULL;
     *socket = -1;
-    error[0] = '\0';
+    words[0] = '\0';
     pthread_once(&curl_once, load_curl);
     if (!curl.loaded) return OTM_CURL_UNAVAILABLE;
     CURL *handle = curl.easy_init();
     if (handle == NULL) {
-        snprintf(error, 256, "libcurl could not start a connection");
+        snprintf(words, 256, "libcurl could not start a connection");
         return OTM_CURL_FAILED;
     }
     CURLcode code;
     otm_curl_outcome outcome = OTM_CURL_FAILED;
-#define SET_OR_FAIL(option, value)                                                                  \
-    if ((code = curl.easy_setopt(handle, option, value)) != CURLE_OK) {                             \
-        snprintf(error, 256, "libcurl refused option %s: %s", #option, curl.easy_strerror(code));   \
-        goto failed;                                                                                \
-    }
-    SET_OR_FAIL(CURLOPT_ERRORBUFFER, error)
-    SET_OR_FAIL(CURLOPT_URL, url)
-    SET_OR_FAIL(CURLOPT_PROTOCOLS_STR, "https")
-    SET_OR_FAIL(CURLOPT_NOSIGNAL, 1L)
-    SET_OR_FAIL(CURLOPT_PROXY, "")
-    SET_OR_FAIL(CURLOPT_CONNECT_ONLY, 1L)
-    SET_OR_FAIL(CURLOPT_CONNECTTIMEOUT_MS, (long)(timeout_ms > 0 ? timeout_ms : 1))
-    if (ca_file != NULL) SET_OR_FAIL(CURLOPT_CAINFO, ca_file)
-#undef SET_OR_FAIL
+    SET(CURLOPT_ERRORBUFFER, words)
+    SET(CURLOPT_URL, url)
+    SET(CURLOPT_PROTOCOLS_STR, "https")
+    SET(CURLOPT_NOSIGNAL, 1L)
+    SET(CURLOPT_PROXY, "")
+    SET(CURLOPT_CONNECT_ONLY, 1L)
+    SET(CURLOPT_CONNECTTIMEOUT_MS, (long)(timeout_ms > 0 ? timeout_ms : 1))
+    if (ca_file != NULL) SET(CURLOPT_CAINFO, ca_file)
+#undef SET
     code = curl.easy_perform(handle);
     if (code != CURLE_OK) {
         outcome = failure_outcome(code);
-        if (error[0] == '\0') snprintf(error, 256, "%s", curl.easy_strerror(code));
-        goto failed;
+        if (words[0] == '\0') snprintf(words, 256, "%s", curl.easy_strerror(code));
+        goto done;
     }
     curl_socket_t active = CURL_SOCKET_BAD;
     if (curl.easy_getinfo(handle, CURLINFO_ACTIVESOCKET, &active) != CURLE_OK || active == CURL_SOCKET_BAD) {
-        snprintf(error, 256, "libcurl has no connection to hand over");
-        goto failed;
+        snprintf(words, 256, "libcurl has no connection to hand over");
+        goto done;
     }
     otm_curl_stream *made = malloc(sizeof *made);
     if (made == NULL) {
-        snprintf(error, 256, "out of memory");
-        goto failed;
+        snprintf(words, 256, "out of memory");
+        goto done;
     }
     // The error buffer was the caller's, for this call only.
     curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, NULL);
@@ -271,7 +254,7 @@ otm_curl_outcome otm_curl_stream_open(const char *url, long long timeout_ms, con
     *socket = (int)active;
     return OTM_CURL_DONE;
 
-failed:
+done:  // only on failure: a connection made returned above
     curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, NULL);
     curl.easy_cleanup(handle);
     return outcome;

@@ -68,9 +68,9 @@ typedef struct otm_curl_stream otm_curl_stream;
 
 /// Connects and completes the handshake within `timeout_ms`. OTM_CURL_DONE with `*stream` and
 /// `*socket` (to poll; libcurl owns it) set; else INSECURE, DEADLINE, FAILED or UNAVAILABLE with
-/// `error` (at least 256 bytes) holding libcurl's words.
+/// `words` (at least 256 bytes) holding libcurl's words.
 otm_curl_outcome otm_curl_stream_open(const char *url, long long timeout_ms, const char *ca_file,
-                                      otm_curl_stream **stream, int *socket, char *error);
+                                      otm_curl_stream **stream, int *socket, char *words);
 
 /// Sends what it can without blocking: the count sent (0: try again when the socket is
 /// writable), or -1 when the connection failed.
