@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import ServerTestSupport
 import StandIn
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
     static let session = UserSession(accountKey: "u1", sessionID: "sid-1", expiration: "")
 
     func client(_ server: StandInServer, _ dialect: APIDialect = .v1) -> OnTheMapClient {
-        let client = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, dialect: dialect, timeout: 10))
+        let client = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, dialect: dialect, timeout: TestServer.clientTimeout))
         client.resume(Self.session)
         return client
     }
@@ -139,7 +140,7 @@ import Testing
         }
         defer { server.stop() }
         #expect(try await client(server).publicUser(key: "u1").isModerator)
-        let anonymous = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: 10))
+        let anonymous = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: TestServer.clientTimeout))
         let user = try await anonymous.publicUser(key: "u1")
         #expect(user.role == nil && !user.isModerator)
     }

@@ -11,7 +11,7 @@ import Testing
     static let password = "correct horse"
 
     func client(_ server: TestServer, _ dialect: APIDialect) -> OnTheMapClient {
-        OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, dialect: dialect, timeout: 10))
+        OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, dialect: dialect, timeout: TestServer.clientTimeout))
     }
 
     func location(key: String, place: String = "Mountain View, CA") -> NewStudentLocation {

@@ -10,7 +10,7 @@ import Testing
 @Suite struct DeviceLoginClientTests {
     /// The providers a server configured with the stand-in announces.
     func discovered(_ server: TestServer) async throws -> [DeviceLoginProvider] {
-        let api = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: 10))
+        let api = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: TestServer.clientTimeout))
         return DeviceLoginProvider.all(in: try await api.authProviders())
     }
 
@@ -29,7 +29,7 @@ import Testing
         var keys: [String] = []
         for provider in providers {
             standIn.script(pending: 3, slowDownAt: [2], outcome: .approve(ProviderStandIn.ada))
-            let devices = DeviceLoginClient(timeout: 10)
+            let devices = DeviceLoginClient(timeout: TestServer.clientTimeout)
             let code = try await devices.requestCode(provider)
             #expect(code.userCode == "WDJB-MJHT")
             #expect(code.verificationURL.absoluteString == "https://example.com/device")
@@ -42,7 +42,7 @@ import Testing
                 if case .approved(let value) = answer { token = value }
             }
             #expect(answers.dropLast() == [.pending, .slowDown, .pending])
-            let api = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: 10))
+            let api = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: TestServer.clientTimeout))
             let session = try await api.logIn(with: provider.credential(accessToken: try #require(token)))
             keys.append(session.accountKey)
             try await api.logOut()
@@ -71,7 +71,7 @@ import Testing
         ])
         for provider in DeviceLoginProvider.all(in: answer) {
             standIn.script(pending: 0, outcome: outcome)
-            let devices = DeviceLoginClient(timeout: 10)
+            let devices = DeviceLoginClient(timeout: TestServer.clientTimeout)
             let code = try await devices.requestCode(provider)
             #expect(try await devices.poll(provider, code: code) == expected)
         }

@@ -25,11 +25,12 @@ import Testing
             latitude: 38.72, longitude: -9.14)
     }
 
-    /// Reads events until one passes `accept` (returned); fails after 20 s.
+    /// Reads events until one passes `accept` (returned); fails once 60 s have passed (a bound on
+    /// a hang, looked at between events).
     func next(
         _ events: inout AsyncStream<LiveEvent>.Iterator, _ what: String, accept: (LiveEvent) -> Bool
     ) async throws -> LiveEvent {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             guard let event = await events.next() else { break }
             if accept(event) { return event }
@@ -40,7 +41,7 @@ import Testing
     @Test func followsCreatesUpdatesAndReconnectsAfterARestartWithTheMissedRow() async throws {
         let server = try await TestServer.start(seedDemo: true)
         let key = try await server.addUser(email: "ada@example.com", firstName: "Ada", lastName: "Lovelace")
-        let api = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: 10))
+        let api = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: TestServer.clientTimeout))
         _ = try await api.logIn(email: "ada@example.com", password: "correct horse")
         #expect(api.liveConnection.socketURL == "ws://127.0.0.1:\(server.server.port)/")
 
@@ -68,7 +69,7 @@ import Testing
 
         // A row is written while this server is down (another instance on the same file)…
         let other = try await TestServer.start { $0.databasePath = server.configuration.databasePath }
-        let writer = OnTheMapClient(configuration: APIConfiguration(baseURL: other.baseURL, timeout: 10))
+        let writer = OnTheMapClient(configuration: APIConfiguration(baseURL: other.baseURL, timeout: TestServer.clientTimeout))
         _ = try await writer.logIn(email: "ada@example.com", password: "correct horse")
         let missed = try await writer.createLocation(location(key: key, place: "Coimbra, Portugal"))
         await other.server.stop()
@@ -98,7 +99,7 @@ import Testing
     @Test func aWhereTheServerRefusesStopsTheChannel() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let api = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: 10))
+        let api = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: TestServer.clientTimeout))
         var events = api.liveEvents(where: .object(["mapString": .object(["$nope": .number(1)])])).makeAsyncIterator()
         let refused = try await next(&events, "refused") {
             if case .refused = $0 { return true } else { return false }
@@ -116,7 +117,7 @@ import Testing
         let proxy = try TLSServer.start(forwardingTo: server.server.port)
         defer { proxy.stop() }
         let key = try await server.addUser(email: "ada@example.com", firstName: "Ada", lastName: "Lovelace")
-        let secure = APIConfiguration(baseURL: URL(string: "https://127.0.0.1:\(proxy.port)")!, timeout: 10)
+        let secure = APIConfiguration(baseURL: URL(string: "https://127.0.0.1:\(proxy.port)")!, timeout: TestServer.clientTimeout)
         let api = OnTheMapClient(configuration: secure, http: BoundedHTTPClient(caFile: proxy.caFile))
         _ = try await api.logIn(email: "ada@example.com", password: "correct horse")
         let live = LiveQueryConnection(configuration: secure, caFile: proxy.caFile) { api.currentSession?.sessionID }
@@ -141,7 +142,7 @@ import Testing
         let proxy = try TLSServer.start(forwardingTo: server.server.port)
         defer { proxy.stop() }
         let live = LiveQueryConnection(
-            configuration: APIConfiguration(baseURL: URL(string: "https://127.0.0.1:\(proxy.port)")!, timeout: 10))
+            configuration: APIConfiguration(baseURL: URL(string: "https://127.0.0.1:\(proxy.port)")!, timeout: TestServer.clientTimeout))
         var events = live.liveEvents(where: nil).makeAsyncIterator()
         let retry = try await next(&events, "reconnecting") {
             if case .reconnecting = $0 { return true } else { return false }
@@ -162,7 +163,7 @@ import Testing
         }
         defer { _ = Glibc.shutdown(listener, Int32(SHUT_RDWR)) }
         #expect(throws: LiveQuerySocket.Failure.self) {
-            try LiveQuerySocket(baseURL: URL(string: "http://[::1]:\(port)")!, timeout: 10)
+            try LiveQuerySocket(baseURL: URL(string: "http://[::1]:\(port)")!, timeout: TestServer.clientTimeout)
         }
         var received = heads.stream.makeAsyncIterator()
         let head = try #require(await received.next())

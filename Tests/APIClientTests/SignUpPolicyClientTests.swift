@@ -13,7 +13,7 @@ import Testing
     static let prefix = ")]}'\n"
 
     func client(_ server: StandInServer, _ dialect: APIDialect = .v1) -> OnTheMapClient {
-        OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, dialect: dialect, timeout: 10))
+        OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, dialect: dialect, timeout: TestServer.clientTimeout))
     }
 
     @Test(arguments: APIDialect.allCases)
@@ -38,7 +38,7 @@ import Testing
         // The original services' kind of answer, from today's real server too.
         let real = try await TestServer.start()
         defer { Task { await real.stop() } }
-        let api = OnTheMapClient(configuration: APIConfiguration(baseURL: real.baseURL, timeout: 10))
+        let api = OnTheMapClient(configuration: APIConfiguration(baseURL: real.baseURL, timeout: TestServer.clientTimeout))
         #expect(try await api.authProviders().signUpPolicy != nil)
     }
 

@@ -57,7 +57,7 @@ import Testing
         let home = try ListCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
         let key = try await server.addUser(email: "ada@example.com")
-        let api = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: 10))
+        let api = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: TestServer.clientTimeout))
         _ = try await api.logIn(email: "ada@example.com", password: "correct horse")
 
         let json = try Watcher(

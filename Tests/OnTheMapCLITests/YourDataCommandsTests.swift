@@ -31,7 +31,7 @@ import Testing
         #expect(try await onthemap(["delete", "--yes"]).stderr.contains("no location"))
 
         // Three rows of Ada's, and one of someone else's that must survive everything below.
-        let client = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: 10))
+        let client = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: TestServer.clientTimeout))
         _ = try await client.logIn(email: "ada@example.com", password: password)
         var ids: [String] = []
         for place in ["Lisbon", "Porto", "Faro"] {
@@ -41,7 +41,7 @@ import Testing
             ids.append(try await client.createLocation(row).objectId)
         }
         _ = try await server.addUser(email: "bob@example.com", password: password)
-        let bob = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: 10))
+        let bob = OnTheMapClient(configuration: APIConfiguration(baseURL: server.baseURL, timeout: TestServer.clientTimeout))
         let bobSession = try await bob.logIn(email: "bob@example.com", password: password)
         let bobRow = try await bob.createLocation(
             NewStudentLocation(

@@ -86,6 +86,11 @@ public struct TestServerError: Error, CustomStringConvertible {
 /// A real `onthemap-server` on 127.0.0.1 with its own database (a SQLite file in a temporary
 /// folder, or a fresh PostgreSQL database), for tests that talk to it over HTTP.
 public struct TestServer: Sendable {
+    /// The timeout of the test clients that talk to a test server and are not testing timeouts:
+    /// only a hang should reach it, and on a loaded 2-core machine an in-process server has taken
+    /// more than 10 s to answer a login.
+    public static let clientTimeout: TimeInterval = 60
+
     public let server: EmbeddedServer
     public let directory: URL
     public let configuration: ServerConfiguration
@@ -199,7 +204,7 @@ public enum RawHTTP {
     public static func send(
         _ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil, using session: URLSession? = nil
     ) async throws -> Reply {
-        var request = URLRequest(url: url, timeoutInterval: 20)
+        var request = URLRequest(url: url, timeoutInterval: TestServer.clientTimeout)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
