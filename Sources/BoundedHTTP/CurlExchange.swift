@@ -20,15 +20,25 @@ enum CurlExchange {
         } onCancel: {
             transfer.cancel()
         }
+        guard outcome == OTM_CURL_DONE else {
+            throw HTTPFailure(outcome, words: transfer.error, maxBytes: maxBytes, deadline: deadline)
+        }
+        return HTTPAnswer(status: transfer.status, fields: transfer.fields, body: transfer.body)
+    }
+}
+
+extension HTTPFailure {
+    /// The failure of an exchange or a TLS stream that CCurl ended with `outcome` (not
+    /// OTM_CURL_DONE); `words` are libcurl's.
+    init(_ outcome: otm_curl_outcome, words: String, maxBytes: Int, deadline: Duration) {
         switch outcome {
-        case OTM_CURL_DONE: return HTTPAnswer(status: transfer.status, fields: transfer.fields, body: transfer.body)
-        case OTM_CURL_TOO_BIG: throw .tooBig(maxBytes: maxBytes)
-        case OTM_CURL_DEADLINE: throw .deadline(seconds: deadline.seconds)
-        case OTM_CURL_CANCELLED: throw .cancelled
-        case OTM_CURL_INSECURE: throw .insecure(transfer.error)
-        case OTM_CURL_UNAVAILABLE: throw .transport("https:// needs libcurl (Debian: apt install libcurl4)")
-        case OTM_CURL_MALFORMED: throw .malformedAnswer(transfer.error)
-        default: throw .transport(transfer.error)
+        case OTM_CURL_TOO_BIG: self = .tooBig(maxBytes: maxBytes)
+        case OTM_CURL_DEADLINE: self = .deadline(seconds: deadline.seconds)
+        case OTM_CURL_CANCELLED: self = .cancelled
+        case OTM_CURL_INSECURE: self = .insecure(words)
+        case OTM_CURL_UNAVAILABLE: self = .transport("https:// needs libcurl (Debian: apt install libcurl4)")
+        case OTM_CURL_MALFORMED: self = .malformedAnswer(words)
+        default: self = .transport(words)
         }
     }
 }

@@ -24,17 +24,13 @@ public final class TLSStream: @unchecked Sendable {
         var error = [CChar](repeating: 0, count: 256)
         let outcome = otm_curl_stream_open(
             url.absoluteString, deadline.libcurlMilliseconds, caFile, &made, &socket, &error)
-        let words = error.withUnsafeBytes { curlWords($0) }
-        switch outcome {
-        case OTM_CURL_DONE:
-            guard let made else { throw .transport("libcurl gave no connection") }
-            stream = made
-            self.socket = socket
-        case OTM_CURL_DEADLINE: throw .deadline(seconds: deadline.seconds)
-        case OTM_CURL_INSECURE: throw .insecure(words)
-        case OTM_CURL_UNAVAILABLE: throw .transport("https:// needs libcurl (Debian: apt install libcurl4)")
-        default: throw .transport(words)
+        guard outcome == OTM_CURL_DONE else {
+            throw HTTPFailure(
+                outcome, words: error.withUnsafeBytes { curlWords($0) }, maxBytes: 0, deadline: deadline)
         }
+        guard let made else { throw .transport("libcurl gave no connection") }
+        stream = made
+        self.socket = socket
     }
 
     deinit {
