@@ -2,6 +2,7 @@ import BoundedHTTP
 import Foundation
 import OnTheMapModels
 import ServerTestSupport
+import StandIn
 import Testing
 
 @testable import APIClient
@@ -182,7 +183,8 @@ import Testing
     /// Something answers at the address, but not in HTTP: the user is told so (and, for a TLS
     /// server asked over http://, that it speaks https://), not that nothing answered.
     @Test func anAnswerThatIsNotHTTPIsSaidAsSuch() async throws {
-        let tls = try NotHTTPListener(reply: [0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x32])
+        let tls = try RawHTTPServer(reply: [0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x32])
+        defer { tls.stop() }
         let api = OnTheMapClient(configuration: APIConfiguration(baseURL: URL(string: "http://127.0.0.1:\(tls.port)")!))
         let expected = APIError.malformedAnswer(
             server: "127.0.0.1:\(tls.port)", detail: "a TLS answer: the server speaks https://")

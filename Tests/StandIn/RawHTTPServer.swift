@@ -1,5 +1,4 @@
 import Foundation
-import StandIn
 
 #if canImport(Glibc)
 import Glibc
@@ -12,12 +11,12 @@ import Glibc
 /// false: the body is then left unread, and closing sends RST), signal `received`, send
 /// `reply`, then close, or reset the connection (`thenReset`), or (`thenSilent`) keep it open,
 /// sending nothing, until the client closes it (signalled on `closedByClient`) or `stop()`.
-final class RawHTTPServer: @unchecked Sendable {
-    let port: UInt16
+public final class RawHTTPServer: @unchecked Sendable {
+    public let port: UInt16
     /// One element each time a whole request has arrived.
-    let received: AsyncStream<Void>
+    public let received: AsyncStream<Void>
     /// One element each time a silent connection is closed by the client.
-    let closedByClient: AsyncStream<Void>
+    public let closedByClient: AsyncStream<Void>
     private let receivedContinuation: AsyncStream<Void>.Continuation
     private let closedContinuation: AsyncStream<Void>.Continuation
     private let listener: Int32
@@ -33,11 +32,11 @@ final class RawHTTPServer: @unchecked Sendable {
     private var open: Set<Int32> = []
 
     /// The requests so far, as text (head and body).
-    var requests: [String] { lock.withLock { raw.map { String(decoding: $0, as: UTF8.self) } } }
+    public var requests: [String] { lock.withLock { raw.map { String(decoding: $0, as: UTF8.self) } } }
     /// How many connections were accepted.
-    var accepted: Int { lock.withLock { acceptedCount } }
+    public var accepted: Int { lock.withLock { acceptedCount } }
 
-    init(
+    public init(
         ipv6: Bool = false, reply: [UInt8], thenSilent: Bool = false, thenReset: Bool = false, readsBody: Bool = true
     ) throws {
         self.reply = reply
@@ -57,7 +56,7 @@ final class RawHTTPServer: @unchecked Sendable {
         }
     }
 
-    convenience init(
+    public convenience init(
         ipv6: Bool = false, _ reply: String, thenSilent: Bool = false, thenReset: Bool = false, readsBody: Bool = true
     ) throws {
         try self.init(
@@ -66,7 +65,7 @@ final class RawHTTPServer: @unchecked Sendable {
 
     /// Whether a silent connection is closed by the client within `limit` (the limit only bounds
     /// a test that would otherwise hang; the test acts on the close).
-    func closedByClient(within limit: Duration) async -> Bool {
+    public func closedByClient(within limit: Duration) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 for await _ in self.closedByClient { return true }
@@ -84,7 +83,7 @@ final class RawHTTPServer: @unchecked Sendable {
 
     /// Stops accepting (the accept loop closes the listener: `acceptConnections`) and ends every
     /// connection still open.
-    func stop() {
+    public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         lock.withLock {
             for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
