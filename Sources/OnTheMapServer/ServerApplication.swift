@@ -28,7 +28,8 @@ public enum ServerApplication {
 
     /// The router with every endpoint of the wire contract, in all its eras' paths.
     static func buildRouter(
-        storage: any ServerStorage, configuration: ServerConfiguration, feed: LocationChangeFeed? = nil
+        storage: any ServerStorage, configuration: ServerConfiguration, feed: LocationChangeFeed? = nil,
+        expensiveQueries: ExpensiveQueryGate? = nil
     ) -> Router<AppRequestContext> {
         let router = Router(context: AppRequestContext.self)
         if configuration.logRequests {
@@ -55,10 +56,8 @@ public enum ServerApplication {
         sessionController.register(on: router, paths: .v1, wrapsUser: false)
         sessionController.register(on: router, paths: .api, wrapsUser: true)
         let answers = ListAnswerCache(lifetime: .nanoseconds(Int64(configuration.listCacheSeconds * 1e9)))
-        if answers.lifetime > .zero {
-            storage.observeLocationChanges { answers.invalidate() }  // writes by other tools (import)
-            feed?.listen { _ in answers.invalidate() }
-        }
+        // Every instance's and every command's writes reach the feed through the change log.
+        if answers.lifetime > .zero { feed?.listen { _ in answers.invalidate() } }
         let callers = CallerResolver(storage: storage, configuration: configuration, sessions: sessions)
         let accounts = AccountController(
             storage: storage, configuration: configuration, sessions: sessions, callers: callers, throttle: throttle,
@@ -67,7 +66,7 @@ public enum ServerApplication {
         accounts.register(on: router, paths: .api)
         let locations = LocationController(
             storage: storage, configuration: configuration, callers: callers, answers: answers,
-            expensiveQueries: ExpensiveQueryGate(slots: configuration.expensiveQueries))
+            expensiveQueries: expensiveQueries ?? ExpensiveQueryGate(slots: configuration.expensiveQueries))
         locations.register(on: router, paths: .v1, isV1: true)
         locations.register(on: router, paths: .parse, isV1: false)
         locations.register(on: router, paths: .parseOne, isV1: false)
@@ -107,13 +106,18 @@ public enum ServerApplication {
         return storage
     }
 
-    /// A server ready to run, and its storage to close after it stops.
+    /// A server ready to run, and its change-log follower and storage to close after it stops.
     public struct Built: Sendable {
         public let application: HTTPServerService
         let storage: any ServerStorage
+        let follower: ChangeLogFollower
 
-        /// Releases the database connections (after the application has stopped).
-        public func close() async { await storage.close() }
+        /// Stops following the change log and releases the database connections (after the
+        /// application has stopped).
+        public func close() async {
+            await follower.stop()
+            await storage.close()
+        }
     }
 
     /// A server ready to `run()` or `runService()`.
@@ -122,15 +126,28 @@ public enum ServerApplication {
         configuration: ServerConfiguration, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> Built {
         let opened = try await openStorage(configuration, logger: logger)
-        // The change feed: every write, once durable, through the transport to every instance.
-        let transport = opened.makeChangeTransport()
-        let fed = ChangeFeedStorage(base: opened, transport: transport)
-        let storage: any ServerStorage = configuration.metrics ? MeasuredStorage(fed) : fed
+        let storage: any ServerStorage = configuration.metrics ? MeasuredStorage(opened) : opened
+        // The change feed: what the database's triggers logged, by any writer in any process,
+        // read by this instance's follower and fanned out off every writer's request.
         let feed = LocationChangeFeed()
-        let router = buildRouter(storage: storage, configuration: configuration, feed: feed)
-        let liveQuery = LiveQueryServer(storage: storage, configuration: configuration, visibility: configuration.liveQueryVisibility)
+        let expensiveQueries = ExpensiveQueryGate(slots: configuration.expensiveQueries)
+        let router = buildRouter(storage: storage, configuration: configuration, feed: feed, expensiveQueries: expensiveQueries)
+        let liveQuery = LiveQueryServer(
+            storage: storage, configuration: configuration, visibility: configuration.liveQueryVisibility,
+            expensiveQueries: expensiveQueries)
         feed.listen { liveQuery.hub.publish($0) }
-        transport.receive { feed.deliver($0) }
+        let follower = ChangeLogFollower(storage: storage, pollInterval: configuration.changeLogPoll, logger: logger)
+        do {
+            try await follower.start { entry in
+                switch entry.change {
+                case .location(let change): feed.deliver(change)
+                case .account(let key): await liveQuery.followCaller(accountKey: key)
+                }
+            }
+        } catch {
+            await storage.close()
+            throw error
+        }
         let maxConnections = ConnectionLimiter.fitDescriptorLimit(connections: configuration.maxConnections)
         if maxConnections < configuration.maxConnections {
             logger.warning(
@@ -158,7 +175,7 @@ public enum ServerApplication {
             services: [LiveQueryShutdown(server: liveQuery)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
-        return Built(application: application, storage: storage)
+        return Built(application: application, storage: storage, follower: follower)
     }
 }
 

@@ -82,6 +82,10 @@ public struct ServerConfiguration: Sendable {
     public var liveQuery = LiveQueryLimits()
     /// Who may see which row over LiveQuery (the default: every row, as the REST list).
     package var liveQueryVisibility: LiveQueryVisibility = { row, caller in Access.maySee(row, caller) }
+    /// How often the change log is read when nothing signalled a write: the longest a write by
+    /// another process goes unseen when no notification reaches this one (a command on the same
+    /// SQLite file; a PostgreSQL notification lost while its connection was down).
+    package var changeLogPoll: Duration = .milliseconds(250)
 
     public static let defaultQueryTimeout: Duration = .seconds(2)
     /// Half the cores, at least one: expensive queries never take every core from the rest.

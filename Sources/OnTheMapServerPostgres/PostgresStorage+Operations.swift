@@ -69,27 +69,3 @@ extension PostgresSchema {
         "DELETE FROM session WHERE sealed_id IS NULL",
     ]
 }
-
-extension PostgresSchema {
-    /// The channel every write to `student_location` notifies, so that each instance's list
-    /// cache hears of other instances' writes (`PostgresStorage.observeLocationChanges`).
-    static let changeChannel = "student_location_changed"
-
-    /// A statement-level trigger: one notification per writing statement, and PostgreSQL folds
-    /// repeats within a transaction; nothing is sent for a rolled-back one.
-    static let changeNotification = [
-        """
-        CREATE OR REPLACE FUNCTION student_location_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM pg_notify('\(changeChannel)', '');
-            RETURN NULL;
-        END
-        $$
-        """,
-        """
-        CREATE OR REPLACE TRIGGER student_location_changed
-            AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON student_location
-            FOR EACH STATEMENT EXECUTE FUNCTION student_location_notify()
-        """,
-    ]
-}

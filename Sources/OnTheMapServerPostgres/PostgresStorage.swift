@@ -13,7 +13,7 @@ import PostgresNIO
 final class PostgresStorage: ServerStorage {
     let client: PostgresClient
     private let runTask: Task<Void, Never>
-    private let changeListener = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    let changeListener = NIOLockedValueBox<Task<Void, Never>?>(nil)
     let logger: Logger
     /// The time a list query may take: `SET LOCAL statement_timeout` in its transaction.
     let queryTimeout: Duration
@@ -57,7 +57,7 @@ final class PostgresStorage: ServerStorage {
             try await connection.query("SELECT pg_advisory_lock(7345001)", logger: self.logger)
             do {
                 for statement in PostgresSchema.version1 + PostgresSchema.operations + [ProviderIdentity.table] + PostgresSchema.access
-                    + PostgresSchema.changeNotification {
+                    + ChangeLogSQL.postgres {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                 }
             } catch {
@@ -127,34 +127,6 @@ final class PostgresStorage: ServerStorage {
         case PostgresError.Code.invalidRegularExpression.raw: return APIFailure.invalidQuery("bad $regex: not a valid regular expression")
         case PostgresError.Code.queryCanceled.raw: return APIFailure.queryTooExpensive()
         default: return error
-        }
-    }
-
-    /// Listens on `student_location_changed`, which a statement trigger notifies on every write
-    /// by any process (delivered at commit). While the listening connection is down (PostgreSQL
-    /// restarting) nothing is heard; it reconnects every second and reports a change when it does.
-    func observeLocationChanges(_ onChange: @escaping @Sendable () -> Void) {
-        let task = Task { [client, logger] in
-            while !Task.isCancelled {
-                do {
-                    try await client.withConnection { connection in
-                        try await connection.listen(on: PostgresSchema.changeChannel) { notifications in
-                            onChange()  // whatever was written while nobody listened
-                            for try await _ in notifications { onChange() }
-                        }
-                    }
-                } catch {
-                    if Task.isCancelled { break }
-                    logger.warning(
-                        "not listening for other instances' writes; retrying in 1 s",
-                        metadata: ["error": "\(String(describing: type(of: error)))"])
-                }
-                try? await Task.sleep(for: .seconds(1))
-            }
-        }
-        changeListener.withLockedValue { previous in
-            previous?.cancel()
-            previous = task
         }
     }
 

@@ -8,6 +8,9 @@ final class LiveQueryHub: Sendable {
         var query: LiveQueryRequest.Query
         /// Whose view this subscription has (its own token's account, else the socket's).
         var caller: Caller
+        /// The session token `caller` was resolved from (its own, else the socket's): asked again
+        /// when the change log says its account changed (`LiveQueryServer.followCaller`).
+        var sessionToken: String?
     }
 
     let visibility: LiveQueryVisibility
@@ -22,6 +25,18 @@ final class LiveQueryHub: Sendable {
     func remove(_ connection: LiveQueryConnection) { _ = connections.withLockedValue { $0.removeValue(forKey: connection.clientId) } }
     func makeClientId() -> Int { nextClientId.withLockedValue { $0 += 1; return $0 } }
     var allConnections: [LiveQueryConnection] { connections.withLockedValue { Array($0.values) } }
+
+    /// The sockets whose own caller or one of whose subscriptions' callers is this account.
+    func connections(ofAccount key: String) -> [LiveQueryConnection] {
+        allConnections.filter { connection in
+            connection.caller.accountKey == key || connection.subscriptions().contains { $0.1.caller.accountKey == key }
+        }
+    }
+
+    /// `$regex` constraints in the subscriptions of every socket from `address`.
+    func regexCount(address: String) -> Int {
+        allConnections.reduce(0) { $1.address == address ? $0 + $1.regexCount : $0 }
+    }
 
     /// Called by the feed, in write order: one event per matching subscription.
     func publish(_ change: LocationChange) {
@@ -79,6 +94,9 @@ final class LiveQueryConnection: Sendable {
         var overflowed: @Sendable () -> Void
         /// Closes the socket as the server goes away (1001).
         var goingAway: @Sendable () -> Void
+        /// Closes the socket because the session it was opened with ended (1000), after the
+        /// messages queued so far.
+        var sessionEnded: @Sendable () -> Void
     }
 
     let clientId: Int
@@ -90,6 +108,8 @@ final class LiveQueryConnection: Sendable {
     private struct State {
         var subscriptions: [Int: LiveQueryHub.Subscription] = [:]
         var caller = Caller.anonymous
+        /// The session token of `connect`, if any.
+        var sessionToken: String?
         var connected = false
         var overflowed = false
         /// Messages handed to the socket and not yet written.
@@ -107,11 +127,32 @@ final class LiveQueryConnection: Sendable {
     var caller: Caller { state.withLockedValue { $0.caller } }
     var subscriptionCount: Int { state.withLockedValue { $0.subscriptions.count } }
 
-    func markConnected(caller: Caller) {
+    var sessionToken: String? { state.withLockedValue { $0.sessionToken } }
+    /// `$regex` constraints in all of this socket's subscriptions.
+    var regexCount: Int { state.withLockedValue { $0.subscriptions.values.reduce(0) { $0 + $1.query.predicate.regexCount } } }
+
+    func markConnected(caller: Caller, sessionToken: String?) {
         state.withLockedValue {
             $0.connected = true
             $0.caller = caller
+            $0.sessionToken = sessionToken
         }
+    }
+
+    /// The socket's own caller, as asked again.
+    func setCaller(_ caller: Caller) { state.withLockedValue { $0.caller = caller } }
+
+    /// Ends the socket: `message` (an error that says why), then a close.
+    func endSession(_ message: String) {
+        let ended = state.withLockedValue { state -> Bool in
+            guard !state.overflowed else { return false }
+            state.subscriptions = [:]
+            state.overflowed = true  // nothing more is queued
+            return true
+        }
+        guard ended else { return }
+        socket.send(message) {}
+        socket.sessionEnded()
     }
 
     func subscriptions() -> [(Int, LiveQueryHub.Subscription)] {

@@ -7,6 +7,11 @@ public struct LiveQueryLimits: Sendable, Hashable {
     public var maxConnections = 10_000
     /// Subscriptions one socket may hold.
     public var subscriptionsPerConnection = 50
+    /// `$regex` constraints in all of one socket's subscriptions: every write runs each on the
+    /// row before and after, so this bounds the regex work a write can cause per socket.
+    public var regexesPerConnection = 8
+    /// The same over every socket from one client address.
+    public var regexesPerAddress = 32
     /// The largest message a client may send, in bytes (a larger one closes the socket with 1009).
     public var maxMessageBytes = 16 * 1024
     /// Messages waiting to be sent to one socket; a subscriber that falls this far behind (it

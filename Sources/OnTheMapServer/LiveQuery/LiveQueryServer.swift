@@ -13,13 +13,19 @@ final class LiveQueryServer: Sendable {
     private let storage: any ServerStorage
     private let sessions: SessionAuthority
     private let configuration: ServerConfiguration
+    /// The REST list's gate: a `query` op the REST list would call expensive takes one of its slots.
+    private let expensiveQueries: ExpensiveQueryGate
     var limits: LiveQueryLimits { configuration.liveQuery }
     /// Sockets open per client address, and in all.
     private let open = NIOLockedValueBox<(byAddress: [String: Int], total: Int)>(([:], 0))
 
-    init(storage: any ServerStorage, configuration: ServerConfiguration, visibility: @escaping LiveQueryVisibility) {
+    init(
+        storage: any ServerStorage, configuration: ServerConfiguration, visibility: @escaping LiveQueryVisibility,
+        expensiveQueries: ExpensiveQueryGate
+    ) {
         self.storage = storage
         self.configuration = configuration
+        self.expensiveQueries = expensiveQueries
         sessions = SessionAuthority(storage: storage, configuration: configuration)
         hub = LiveQueryHub(visibility: visibility)
     }
@@ -92,7 +98,7 @@ final class LiveQueryServer: Sendable {
                 {
                     throw LiveQueryError(code: 119, "unauthorized: applicationId and restAPIKey do not match")
                 }
-                connection.markConnected(caller: try await caller(sessionToken))
+                connection.markConnected(caller: try await caller(sessionToken), sessionToken: sessionToken)
                 connection.enqueue(LiveQueryReply.connected(clientId: clientId))
             case .subscribe(let requestId, let query, let sessionToken), .update(let requestId, let query, let sessionToken):
                 requestIdOfMessage = requestId
@@ -104,8 +110,10 @@ final class LiveQueryServer: Sendable {
                 if !isUpdate, connection.subscriptionCount >= limits.subscriptionsPerConnection {
                     throw LiveQueryError(code: 124, "at most \(limits.subscriptionsPerConnection) subscriptions per connection")
                 }
+                try checkCost(of: query, replacing: existing, on: connection)
+                let token = sessionToken ?? existing?.sessionToken ?? connection.sessionToken
                 let caller = sessionToken == nil ? (existing?.caller ?? connection.caller) : try await caller(sessionToken)
-                connection.setSubscription(requestId, .init(query: query, caller: caller))
+                connection.setSubscription(requestId, .init(query: query, caller: caller, sessionToken: token))
                 connection.enqueue(LiveQueryReply.subscription("subscribed", clientId: clientId, requestId: requestId))
             case .unsubscribe(let requestId):
                 requestIdOfMessage = requestId
@@ -131,6 +139,104 @@ final class LiveQueryServer: Sendable {
         }
     }
 
+    /// Refuses a subscription whose work per write no budget bounds: a `$regex` that can take
+    /// exponential time (`RegexCost`), or more `$regex` constraints than the socket's or its
+    /// address's share (`LiveQueryLimits`). Each write runs every subscription's constraints on the
+    /// row before and after, so these bound the regex work one write can cause per socket and per
+    /// address.
+    private func checkCost(
+        of query: LiveQueryRequest.Query, replacing existing: LiveQueryHub.Subscription?, on connection: LiveQueryConnection
+    ) throws {
+        if let pattern = query.predicate.unboundedRegex {
+            let shown = String(String.UnicodeScalarView(pattern.unicodeScalars.prefix(64)))
+            throw LiveQueryError(
+                code: 124, "query too expensive: the $regex \"\(shown)\" repeats a group that can match one text in many ways")
+        }
+        let added = query.predicate.regexCount - (existing?.query.predicate.regexCount ?? 0)
+        guard added > 0 else { return }
+        if connection.regexCount + added > limits.regexesPerConnection {
+            throw LiveQueryError(code: 124, "query too expensive: at most \(limits.regexesPerConnection) $regex per connection")
+        }
+        if hub.regexCount(address: connection.address) + added > limits.regexesPerAddress {
+            throw LiveQueryError(code: 124, "query too expensive: at most \(limits.regexesPerAddress) $regex per address")
+        }
+    }
+
+    /// Follows a change of who `accountKey` is (the change log: a role changed, the account was
+    /// suspended or deleted, a session ended): every socket and subscription that has this
+    /// account's view asks its session token again.
+    ///
+    /// - A session that no longer resolves (logged out, expired, suspended, deleted) ends the
+    ///   socket with an `error` 209 (no reconnect: the client must log in again).
+    /// - A session whose role changed keeps its socket; each subscription is sent `leave` for the
+    ///   hidden rows it may no longer see and `enter` for those it now may, then follows the new
+    ///   caller.
+    func followCaller(accountKey: String) async {
+        for connection in hub.connections(ofAccount: accountKey) {
+            var resolved: [String: Caller?] = [:]
+            /// The caller `token` resolves to now; `nil` once its session ended; `current` when
+            /// the database could not tell (asked again at the account's next change).
+            func now(_ token: String?, current: Caller) async -> Caller? {
+                guard let token else { return .anonymous }
+                if let known = resolved[token] { return known }
+                let caller: Caller?
+                do {
+                    caller = try await self.caller(token)
+                } catch is LiveQueryError {
+                    caller = nil
+                } catch {
+                    return current
+                }
+                resolved[token] = caller
+                return caller
+            }
+            if connection.caller.accountKey == accountKey {
+                guard let caller = await now(connection.sessionToken, current: connection.caller) else {
+                    endSession(connection)
+                    continue
+                }
+                connection.setCaller(caller)
+            }
+            for (requestId, subscription) in connection.subscriptions() where subscription.caller.accountKey == accountKey {
+                guard let caller = await now(subscription.sessionToken, current: subscription.caller) else {
+                    endSession(connection)
+                    break
+                }
+                guard caller != subscription.caller else { continue }
+                await changeView(of: subscription, to: caller, requestId: requestId, on: connection)
+            }
+        }
+    }
+
+    private func endSession(_ connection: LiveQueryConnection) {
+        connection.endSession(
+            LiveQueryReply.error(LiveQueryError(code: 209, "Invalid session token: the session ended; log in again")))
+    }
+
+    /// The hidden rows a subscription saw or now sees differently under `caller`: `leave` or
+    /// `enter` each (at most the REST list's largest page of them), then the subscription follows
+    /// `caller`. Public rows look the same to every caller.
+    private func changeView(
+        of subscription: LiveQueryHub.Subscription, to caller: Caller, requestId: Int, on connection: LiveQueryConnection
+    ) async {
+        var query = ListQuery(limit: configuration.maxLimit)
+        query.predicate = subscription.query.predicate
+        query.visibility = .hiddenOnly
+        let rows = (try? await storage.locations(query).rows) ?? []
+        var updated = subscription
+        updated.caller = caller
+        connection.setSubscription(requestId, updated)
+        for row in rows {
+            let before = hub.visibility(row, subscription.caller)
+            let after = hub.visibility(row, caller)
+            guard before != after else { continue }
+            connection.enqueue(
+                LiveQueryReply.event(
+                    after ? "enter" : "leave", clientId: connection.clientId, requestId: requestId, object: row, original: nil,
+                    fields: subscription.query.fields))
+        }
+    }
+
     /// The caller of a session token (its account and role, as for a REST request); `anonymous`
     /// for no token; an error for a token that is not a live session (or a suspended account's).
     private func caller(_ sessionToken: String?) async throws -> Caller {
@@ -152,7 +258,10 @@ final class LiveQueryServer: Sendable {
         query.order = [.init(field: .updatedAt, descending: true)]
         query.keys = subscription.query.fields
         query.visibility = Access.visibility(for: subscription.caller)
-        let rows = try await storage.locations(query).rows.filter { hub.visibility($0, subscription.caller) }
+        let rows =
+            try await (query.isExpensive
+            ? expensiveQueries.run { try await storage.locations(query).rows }
+            : storage.locations(query).rows).filter { hub.visibility($0, subscription.caller) }
         return LiveQueryReply.result(clientId: clientId, requestId: requestId, rows: rows, fields: subscription.query.fields)
     }
 }

@@ -69,7 +69,8 @@ final class LiveQuerySocketHandler: ChannelDuplexHandler {
                     logger.notice("closing a LiveQuery subscriber that stopped reading", metadata: ["address": "\(address)"])
                     loop.execute { this.value.close(.policyViolation, reason: "subscriber too slow", within: .seconds(1)) }
                 },
-                goingAway: { loop.execute { this.value.close(.goingAway, reason: "server stopping", within: nil) } }))
+                goingAway: { loop.execute { this.value.close(.goingAway, reason: "server stopping", within: nil) } },
+                sessionEnded: { loop.execute { this.value.close(.normalClosure, reason: "session ended", within: .seconds(1)) } }))
         self.connection = connection
         server.hub.add(connection)
         let seconds = server.limits

@@ -40,7 +40,12 @@ struct MeasuredStorage: ServerStorage {
 
     func migrate() async throws { try await measure("migrate") { try await base.migrate() } }
     func close() async { await base.close() }
-    func observeLocationChanges(_ onChange: @escaping @Sendable () -> Void) { base.observeLocationChanges(onChange) }
+    func observeChangeLog(_ signal: @escaping @Sendable () -> Void) { base.observeChangeLog(signal) }
+    func changeLogEnd() async throws -> Int64 { try await base.changeLogEnd() }
+    func changeLog(after seq: Int64, missing: [Int64], limit: Int) async throws -> [LoggedChange] {
+        try await base.changeLog(after: seq, missing: missing, limit: limit)
+    }
+    func pruneChangeLog(before: Double) async throws { try await base.pruneChangeLog(before: before) }
 
     func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
         try await measure("locations") { try await base.locations(query) }

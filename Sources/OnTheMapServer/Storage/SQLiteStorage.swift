@@ -95,6 +95,9 @@ final class SQLiteStorage: ServerStorage {
         migrator.registerMigration("v5-access") { db in
             for statement in Self.accessMigration { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v6-change-log") { db in
+            for statement in ChangeLogSQL.sqlite { try db.execute(sql: statement) }
+        }
         try migrator.migrate(pool)
     }
 
@@ -169,10 +172,6 @@ final class SQLiteStorage: ServerStorage {
         }
         return try countSQL.flatMap { try Int.fetchOne(db, sql: $0, arguments: StatementArguments(binds)) }
     }
-
-    /// SQLite does not announce other processes' commits (`onthemap-server import` while serving,
-    /// say); the list cache's lifetime bounds how long they stay unseen.
-    func observeLocationChanges(_ onChange: @escaping @Sendable () -> Void) {}
 
     func location(objectId: String) async throws -> StoredLocation? {
         try await pool.read { db in

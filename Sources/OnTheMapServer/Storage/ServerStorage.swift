@@ -33,9 +33,20 @@ package protocol ServerStorage: Sendable {
     func queryPlan(_ query: ListQuery) async throws -> [String]
     /// Adds `count` synthetic rows in one statement (benchmarks and the index test).
     func fillSynthetic(count: Int) async throws
-    /// Calls `onChange` (from any thread) after locations were written by another process, as far
-    /// as the database can tell; until `close()`. Storages that cannot tell never call it.
-    func observeLocationChanges(_ onChange: @escaping @Sendable () -> Void)
+
+    // MARK: The change log (written by the database's triggers; `ChangeLogSQL`)
+
+    /// The last sequence number in the change log (0 when empty).
+    func changeLogEnd() async throws -> Int64
+    /// The entries after `seq`, and those among `missing` (numbers skipped before, which may have
+    /// committed since), oldest first, at most `limit`.
+    func changeLog(after seq: Int64, missing: [Int64], limit: Int) async throws -> [LoggedChange]
+    /// Deletes the entries logged before `before` (seconds since 1970).
+    func pruneChangeLog(before: Double) async throws
+    /// Calls `signal` (from any thread) soon after a change may have been logged — as far as the
+    /// database can tell: this process's commits (SQLite), any instance's (PostgreSQL NOTIFY) —
+    /// until `close()`. `ChangeLogFollower` polls as well, for what no signal reaches.
+    func observeChangeLog(_ signal: @escaping @Sendable () -> Void)
 
     // MARK: Accounts and sessions
 
