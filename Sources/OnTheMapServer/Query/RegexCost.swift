@@ -18,7 +18,7 @@ enum RegexCost {
         var repeats = 0
         var index = 0
 
-        /// Whether a repeat (`*`, `+`, `{n,}`, `{n,m}` with m > 1) starts at `at`; its length.
+        /// Whether a repeat (`*`, `+`, `{n,}`, `{n,m}` with m > n) starts at `at`; its length.
         func repeatAt(_ at: Int) -> Int? {
             guard at < scalars.count else { return nil }
             switch scalars[at] {
@@ -30,12 +30,10 @@ enum RegexCost {
                 let body = String(String.UnicodeScalarView(scalars[(at + 1)..<end]))
                 let parts = body.split(separator: ",", omittingEmptySubsequences: false)
                 guard let low = Int(parts.first ?? ""), parts.count <= 2 else { return nil }
-                if parts.count == 2 {
-                    if parts[1].isEmpty { return end - at + 1 }
-                    guard let high = Int(parts[1]), high > 1, high >= low else { return nil }
-                } else if low <= 1 {
-                    return nil
-                }
+                // `{n}` repeats a fixed number of times: one way to match, no repeat here.
+                guard parts.count == 2 else { return nil }
+                if parts[1].isEmpty { return end - at + 1 }
+                guard let high = Int(parts[1]), high > low else { return nil }
                 return end - at + 1
             default: return nil
             }

@@ -1,0 +1,257 @@
+import Foundation
+import Logging
+import ServerTestSupport
+import Testing
+
+@testable import OnTheMapServer
+
+/// Every write reaches every instance's live subscribers through the change log that the
+/// database's triggers keep (Docs/Architecture.md, "The change log"), decided for each subscriber
+/// by the one rule on the row as stored — whoever wrote it: a request, another instance, an
+/// operator's command run beside the server.
+@Suite struct ChangeLogTests {
+    typealias Client = LiveQueryTestClient
+
+    /// A socket subscribed to every row, as `token`'s caller (anonymous without one).
+    static func subscriber(port: Int, token: String? = nil) async throws -> Client {
+        let client = try Client(port: port)
+        var connect: [String: Any] = ["op": "connect"]
+        if let token { connect["sessionToken"] = token }
+        client.send(json: connect)
+        #expect(await client.next()?["op"] as? String == "connected")
+        client.send(json: ["op": "subscribe", "requestId": 1, "query": ["className": "StudentLocation", "where": [:]]])
+        #expect(await client.next()?["op"] as? String == "subscribed")
+        return client
+    }
+
+    static func objectId(_ message: [String: Any]?) -> String? { (message?["object"] as? [String: Any])?["objectId"] as? String }
+
+    /// A class with a student (ada) and a moderator, and one row of ada's.
+    struct Class {
+        let server: TestServer
+        let adaKey: String
+        let ada: String
+        let moderator: String
+        let row: String
+
+        static func start(_ backend: TestBackend) async throws -> Class {
+            let server = try await TestServer.start(backend: backend)
+            let adaKey = try await server.addUser(email: "ada@example.com")
+            _ = try await server.withDatabase {
+                try await $0.addUser(
+                    email: "mod@example.com", password: "correct horse", firstName: "M", lastName: "Od", role: "moderator")
+            }
+            let ada = try await WriteRulesTests.logIn(server, "ada@example.com")
+            let moderator = try await WriteRulesTests.logIn(server, "mod@example.com")
+            let row = try await AccessTests.post(server, key: adaKey, session: ada)
+            return Class(server: server, adaKey: adaKey, ada: ada, moderator: moderator, row: row)
+        }
+    }
+
+    /// The operator's commands run on their own connection to the database, as in another
+    /// process: each reaches open sockets, decided by the rule (was: never sent at all).
+    @Test(arguments: TestBackend.available) func theOperatorsCommandsReachLiveSubscribers(backend: TestBackend) async throws {
+        let room = try await Class.start(backend)
+        defer { Task { await room.server.stop() } }
+        let anonymous = try await Self.subscriber(port: room.server.server.port)
+        let moderator = try await Self.subscriber(port: room.server.server.port, token: room.moderator)
+
+        try await room.server.withDatabase { try await $0.setHidden(objectId: room.row, reason: "not a real place") }
+        let leave = await anonymous.next()
+        #expect(leave?["op"] as? String == "leave")
+        #expect(Self.objectId(leave) == room.row)
+        let update = await moderator.next()
+        #expect(update?["op"] as? String == "update")
+        #expect((update?["object"] as? [String: Any])?["hidden"] as? Bool == true)
+
+        try await room.server.withDatabase { try await $0.setHidden(objectId: room.row, reason: nil) }
+        #expect(await anonymous.next()?["op"] as? String == "enter")
+
+        _ = try await room.server.withDatabase { try await $0.setSuspended(keyOrEmail: "ada@example.com", suspended: true) }
+        #expect(await anonymous.next()?["op"] as? String == "leave")
+        _ = try await room.server.withDatabase { try await $0.setSuspended(keyOrEmail: "ada@example.com", suspended: false) }
+        #expect(await anonymous.next()?["op"] as? String == "enter")
+
+        try await room.server.withDatabase { try await $0.deleteLocation(objectId: room.row) }
+        let delete = await anonymous.next()
+        #expect(delete?["op"] as? String == "delete")
+        #expect(Self.objectId(delete) == room.row)
+    }
+
+    /// Two instances on one PostgreSQL database: the hidden mark crosses with the change, so a
+    /// hide on one is a `leave` on the other, and the owner's later edit of the hidden row reaches
+    /// nobody there (was: `update`, and the edit sent to every subscriber).
+    @Test(.enabled(if: TestBackend.postgresURL != nil)) func aHideOnOneInstanceLeavesTheSubscribersOfAnother() async throws {
+        let room = try await Class.start(.postgres)
+        defer { Task { await room.server.stop() } }
+        var quiet = Logger(label: "second-instance")
+        quiet.logLevel = .critical
+        let second = try await EmbeddedServer.start(configuration: room.server.configuration, seedDemo: false, logger: quiet)
+        defer { Task { await second.stop() } }
+        let anonymous = try await Self.subscriber(port: second.port)
+
+        let hide = try await RawHTTP.send(
+            "POST", room.server.baseURL, "\(AccessTests.path)/\(room.row)/hide", headers: AccessTests.bearer(room.moderator),
+            json: #"{"reason":"not a real place"}"#)
+        #expect(hide.status == 200)
+        let leave = await anonymous.next()
+        #expect(leave?["op"] as? String == "leave")
+        #expect(Self.objectId(leave) == room.row)
+
+        let put = try await RawHTTP.send(
+            "PUT", room.server.baseURL, "\(AccessTests.path)/\(room.row)", headers: AccessTests.bearer(room.ada),
+            json: #"{"mapString":"SECRET-NEW-ADDRESS"}"#)
+        #expect(put.status == 200)
+        let bobKey = try await room.server.addUser(email: "bob@example.com")
+        let bob = try await WriteRulesTests.logIn(room.server, "bob@example.com")
+        let visible = try await AccessTests.post(room.server, key: bobKey, session: bob, place: "Oslo")
+        let next = await anonymous.next()
+        #expect(next?["op"] as? String == "create", "the hidden row's edit was not sent: \(String(describing: next))")
+        #expect(Self.objectId(next) == visible)
+    }
+
+    /// An open socket follows its caller: a demoted moderator's subscription is sent `leave` for
+    /// the hidden rows and no longer gets them; a session that ends ends the socket (was: the
+    /// socket kept the moderator's view until it closed).
+    @Test(arguments: TestBackend.available) func aSocketFollowsItsCallersRoleAndSession(backend: TestBackend) async throws {
+        let room = try await Class.start(backend)
+        defer { Task { await room.server.stop() } }
+        let hide = try await RawHTTP.send(
+            "POST", room.server.baseURL, "\(AccessTests.path)/\(room.row)/hide", headers: AccessTests.bearer(room.moderator),
+            json: #"{"reason":"not a real place"}"#)
+        #expect(hide.status == 200)
+        let moderator = try await Self.subscriber(port: room.server.server.port, token: room.moderator)
+
+        _ = try await room.server.withDatabase { try await $0.setRole(keyOrEmail: "mod@example.com", role: "student") }
+        let leave = await moderator.next()
+        #expect(leave?["op"] as? String == "leave")
+        #expect(Self.objectId(leave) == room.row)
+        moderator.send(json: ["op": "query", "requestId": 1])
+        let page = await moderator.next(op: "result")
+        #expect((page?["results"] as? [[String: Any]])?.isEmpty == true, "a student does not see another's hidden row")
+
+        // The owner's edits of the hidden row now reach nobody but the owner.
+        let put = try await RawHTTP.send(
+            "PUT", room.server.baseURL, "\(AccessTests.path)/\(room.row)", headers: AccessTests.bearer(room.ada),
+            json: #"{"mapString":"Porto"}"#)
+        #expect(put.status == 200)
+
+        // Suspending the account ends its sessions: the socket is told, then closed.
+        _ = try await room.server.withDatabase { try await $0.setSuspended(keyOrEmail: "mod@example.com", suspended: true) }
+        let ended = await moderator.next()
+        #expect(ended?["op"] as? String == "error", "the edit of the hidden row was not sent: \(String(describing: ended))")
+        #expect(ended?["code"] as? Int == 209)
+        #expect(await moderator.next() == nil)
+        #expect(moderator.closeCode == 1000)
+    }
+
+    /// Logging out (`DELETE /session`) ends the sockets opened with that session.
+    @Test(arguments: TestBackend.available) func loggingOutEndsTheSessionsSockets(backend: TestBackend) async throws {
+        let room = try await Class.start(backend)
+        defer { Task { await room.server.stop() } }
+        let socket = try await Self.subscriber(port: room.server.server.port, token: room.ada)
+        let logout = try await RawHTTP.send("DELETE", room.server.baseURL, "/v1/session", headers: AccessTests.bearer(room.ada))
+        #expect(logout.status == 200, "\(logout.text)")
+        let ended = await socket.next()
+        #expect(ended?["op"] as? String == "error")
+        #expect(ended?["code"] as? Int == 209)
+    }
+
+    /// The fan-out runs in the follower's task: a write is answered while every subscriber's
+    /// events are still being decided (was: in the writer's request, under one lock).
+    @Test func aWriteIsAnsweredWhileItsFanOutIsStillRunning() async throws {
+        let fanOut = HeldGate()
+        let server = try await TestServer.start(openWrites: true) { configuration in
+            configuration.liveQueryVisibility = { row, _ in
+                if row.mapString == "Slow" { fanOut.enterAndWait() }
+                return true
+            }
+        }
+        defer { Task { await server.stop() } }
+        defer { fanOut.release() }
+        let client = try await Self.subscriber(port: server.server.port)
+        let post = Task {
+            try await RawHTTP.send(
+                "POST", server.baseURL, "/parse/classes/StudentLocation",
+                json: #"{"uniqueKey":"k","firstName":"A","lastName":"B","mapString":"Slow","latitude":1,"longitude":2}"#)
+        }
+        let waiting = try await poll(until: .now + .seconds(60), { fanOut.isWaiting }, isDone: { $0 })
+        #expect(waiting, "the fan-out reached the row")
+        let reply = try await post.value
+        let answeredWhileHeld = fanOut.isWaiting
+        #expect(reply.status == 201)
+        #expect(answeredWhileHeld, "the POST was answered while its fan-out was held")
+        fanOut.release()
+        #expect(await client.next()?["op"] as? String == "create")
+    }
+
+    /// The per-socket and per-address bounds on regex work, and the patterns no bound can
+    /// bound, refused at `subscribe` (was: 25 such subscriptions made one PUT take 5.9 s).
+    @Test func subscriptionsWhoseRegexWorkIsUnboundedAreRefused() async throws {
+        let server = try await TestServer.start(openWrites: true)
+        defer { Task { await server.stop() } }
+        let client = try Client(port: server.server.port)
+        client.send(json: ["op": "connect"])
+        #expect(await client.next()?["op"] as? String == "connected")
+        func subscribe(_ id: Int, _ patterns: [String]) async -> [String: Any]? {
+            let clauses = patterns.map { ["mapString": ["$regex": $0]] }
+            let condition: [String: Any] = clauses.isEmpty ? [:] : ["$or": clauses]
+            client.send(json: ["op": "subscribe", "requestId": id, "query": ["className": "StudentLocation", "where": condition]])
+            return await client.next()
+        }
+        let catastrophic = await subscribe(1, ["^(.|.)*X", "^(.|.)*Y", "^(.|.)*Z", "^(.|.)*W"])
+        #expect(catastrophic?["op"] as? String == "error")
+        #expect(catastrophic?["code"] as? Int == 124)
+        #expect(await subscribe(2, ["Lis", "bon", "Por", "to"])?["op"] as? String == "subscribed")
+        #expect(await subscribe(3, ["Ber", "lin", "Os", "lo"])?["op"] as? String == "subscribed")
+        let ninth = await subscribe(4, ["Rome"])
+        #expect(ninth?["op"] as? String == "error")
+        #expect(ninth?["code"] as? Int == 124)
+        #expect(await subscribe(5, [])?["op"] as? String == "subscribed", "a subscription without $regex is still let in")
+
+        // The socket still works, and a write still reaches it.
+        let reply = try await RawHTTP.send(
+            "POST", server.baseURL, "/parse/classes/StudentLocation",
+            json: #"{"uniqueKey":"k","firstName":"A","lastName":"B","mapString":"Lisbon","latitude":1,"longitude":2}"#)
+        #expect(reply.status == 201)
+        #expect(await client.next()?["op"] as? String == "create")
+    }
+
+    @Test(arguments: [
+        ("^(.|.)*X", true), ("(a+)+$", true), ("(\\w*)*", true), ("(x|xy){2,}", true), ("(a)\\1", true),
+        (".*a.*b.*c.*d.*e", true), ("Lisbon", false), ("^Lis(bon|boa)$", false), ("[a-z]+ville", false), ("(ab)+", false),
+        ("a.*b.*c", false), ("[(|)*]+x", false), ("\\(a|b\\)*", false), ("(a{2})*", false), ("(a{1,2})*", true),
+    ])
+    func regexCost(pattern: String, unbounded: Bool) {
+        #expect(RegexCost.isUnbounded(pattern) == unbounded)
+    }
+}
+
+/// A gate the fan-out waits at (on its own thread, at most a minute) until the test releases it.
+private final class HeldGate: @unchecked Sendable {
+    private let lock = NSLock()
+    private let semaphore = DispatchSemaphore(value: 0)
+    private var waiting = false
+    private var released = false
+
+    func enterAndWait() {
+        let wait = lock.withLock { () -> Bool in
+            waiting = !released
+            return waiting
+        }
+        guard wait else { return }
+        _ = semaphore.wait(timeout: .now() + 60)
+        lock.withLock { waiting = false }
+    }
+
+    /// Whether the fan-out is waiting here now.
+    var isWaiting: Bool { lock.withLock { waiting } }
+
+    func release() {
+        let first = lock.withLock { () -> Bool in
+            defer { released = true }
+            return !released
+        }
+        if first { semaphore.signal() }
+    }
+}
