@@ -168,7 +168,17 @@ final class PostgresStorage: ServerStorage {
                    to_char(to_timestamp(1400000000 + ((i::bigint * 7919) % \(max(count, 1))) * 11) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')
             FROM generate_series(1, \(count)) AS i
             """
-        try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        let logger = self.logger
+        try await client.withTransaction(logger: logger) { connection in
+            var end: Int64 = 0
+            for try await (value) in try await connection.query(PostgresQuery(unsafeSQL: ChangeLogSQL.end), logger: logger).decode(Int64.self) {
+                end = value
+            }
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+            var binds = PostgresBindings()
+            binds.append(end)
+            try await connection.query(PostgresQuery(unsafeSQL: ChangeLogSQL.forgetAfter { "$\($0)" }, binds: binds), logger: logger)
+        }
         try await client.query("ANALYZE student_location", logger: logger)
     }
 

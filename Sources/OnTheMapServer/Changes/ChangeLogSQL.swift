@@ -29,6 +29,9 @@ package enum ChangeLogSQL {
     }
     package static let end = "SELECT COALESCE(MAX(seq), 0) FROM change_log"
     package static func prune(_ p: (Int) -> String) -> String { "DELETE FROM change_log WHERE at < \(p(1))" }
+    /// Forgets what was logged after sequence number `p(1)`, inside the transaction that logged
+    /// it: only `fillSynthetic`'s benchmark rows, which are announced to nobody.
+    package static func forgetAfter(_ p: (Int) -> String) -> String { "DELETE FROM change_log WHERE seq > \(p(1))" }
 
     // MARK: SQLite
 

@@ -250,6 +250,7 @@ final class SQLiteStorage: ServerStorage {
     /// 5,000 accounts, coordinates over the globe, `updatedAt` shuffled over ~4 months.
     func fillSynthetic(count: Int) async throws {
         try await pool.write { db in
+            let logEnd = try Int64.fetchOne(db, sql: ChangeLogSQL.end) ?? 0
             try db.execute(
                 sql: """
                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
@@ -260,6 +261,7 @@ final class SQLiteStorage: ServerStorage {
                            strftime('%Y-%m-%dT%H:%M:%S.000Z', 1400000000 + ((i * 7919) % ?) * 11, 'unixepoch')
                     FROM n
                     """, arguments: [count, max(count, 1)])
+            try db.execute(sql: ChangeLogSQL.forgetAfter { _ in "?" }, arguments: [logEnd])
             try db.execute(sql: "ANALYZE")
         }
     }

@@ -31,7 +31,8 @@ package protocol ServerStorage: Sendable {
     func locationCount() async throws -> Int
     /// The database's plan for `query`, one line per step (documentation and tests).
     func queryPlan(_ query: ListQuery) async throws -> [String]
-    /// Adds `count` synthetic rows in one statement (benchmarks and the index test).
+    /// Adds `count` synthetic rows in one statement (benchmarks and the index test), announced to no
+    /// subscriber: their change-log entries are deleted in the same transaction.
     func fillSynthetic(count: Int) async throws
 
     // MARK: The change log (written by the database's triggers; `ChangeLogSQL`)
