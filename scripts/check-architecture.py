@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Checks that the diagram in Docs/Architecture.md shows every target of Package.swift with
 exactly its dependencies on the package's other targets (products of other packages, in
-brackets in the diagram, are not checked).
+brackets in the diagram, are not checked), and that the one write path is the only one:
+no source file outside the storages, the write path (`Sources/OnTheMapServer/Writes`) and the
+server's wiring names `WritableStorage` (everything else holds an `any ServerStorage`, which has
+no write to call), and no SQL that writes `student_location`, `account` or `session` is spelled
+outside the storages.
 
 Usage: python3 scripts/check-architecture.py   (exit 1 and a list of differences when they differ)
 """
@@ -56,7 +60,47 @@ def parse_list(text):
     return {name.strip() for name in text.split(",") if name.strip()}
 
 
+# Who may hold a storage that writes: the storages themselves, the write path, and the wiring
+# that opens a storage and hands it to the write path.
+WRITERS = ("Sources/OnTheMapServer/Storage/", "Sources/OnTheMapServer/Writes/", "Sources/OnTheMapServerPostgres/",
+           "Sources/OnTheMapServer/Observability/MeasuredStorage.swift", "Sources/OnTheMapServer/ServerApplication.swift")
+# SQL that writes the rule's tables: only the storages (and the change log's triggers) spell it.
+SQL_WRITERS = ("Sources/OnTheMapServer/Storage/", "Sources/OnTheMapServerPostgres/", "Sources/OnTheMapServer/Changes/ChangeLogSQL.swift")
+WRITABLE = re.compile(r"\bWritableStorage\b")
+WRITE_SQL = re.compile(r"\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(student_location|account|session)\b", re.IGNORECASE)
+
+
+def write_path_problems(files):
+    """`files`: (path relative to the root, text) pairs; the lines that write around the write path."""
+    problems = []
+    for path, text in files:
+        for number, line in enumerate(text.splitlines(), 1):
+            if line.lstrip().startswith("//"):
+                continue
+            if WRITABLE.search(line) and not path.startswith(WRITERS):
+                problems.append(f"{path}:{number}: names WritableStorage outside the write path")
+            if WRITE_SQL.search(line) and not path.startswith(SQL_WRITERS):
+                problems.append(f"{path}:{number}: SQL that writes a StudentLocation, account or session outside the storages")
+    return problems
+
+
+def check_write_path():
+    # The check itself must be able to fail: two lines that write around the path are caught.
+    sample = [("Sources/OnTheMapServer/Controllers/X.swift", "let s: any WritableStorage\nsql = \"DELETE FROM student_location\""),
+              ("Sources/OnTheMapServer/Writes/ClassWrites.swift", "let s: any WritableStorage")]
+    assert len(write_path_problems(sample)) == 2, "the write-path check no longer catches what it should"
+    files = [(str(path.relative_to(ROOT)), path.read_text()) for path in sorted((ROOT / "Sources").rglob("*.swift"))]
+    problems = write_path_problems(files)
+    if problems:
+        print("Writes around the one write path (ClassWrites):\n  " + "\n  ".join(problems))
+        return 1
+    print(f"Only the write path and the storages write ({len(files)} source files).")
+    return 0
+
+
 def main():
+    if check_write_path():
+        return 1
     package, diagram = package_targets(), diagram_targets()
     problems = [f"{name}: not in the diagram" for name in sorted(package.keys() - diagram.keys())]
     problems += [f"{name}: in the diagram, not in Package.swift" for name in sorted(diagram.keys() - package.keys())]

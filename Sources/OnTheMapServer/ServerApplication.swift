@@ -26,11 +26,14 @@ public enum ServerApplication {
         }
     }
 
-    /// The router with every endpoint of the wire contract, in all its eras' paths.
+    /// The router with every endpoint of the wire contract, in all its eras' paths. The
+    /// controllers read through `storage` as an `any ServerStorage` and write through `writes`.
     static func buildRouter(
-        storage: any ServerStorage, configuration: ServerConfiguration, feed: LocationChangeFeed? = nil,
-        expensiveQueries: ExpensiveQueryGate? = nil
+        storage writable: any WritableStorage, configuration: ServerConfiguration, feed: LocationChangeFeed? = nil,
+        expensiveQueries: ExpensiveQueryGate? = nil, sessions: SessionAuthority? = nil
     ) -> Router<AppRequestContext> {
+        let storage: any ServerStorage = writable
+        let writes = ClassWrites(storage: writable, configuration: configuration)
         let router = Router(context: AppRequestContext.self)
         if configuration.logRequests {
             router.add(middleware: AccessLogMiddleware(level: .info, trustProxy: configuration.trustProxy))
@@ -47,7 +50,7 @@ public enum ServerApplication {
         }
         router.add(middleware: ErrorShieldMiddleware())
         if !configuration.trustProxy { router.add(middleware: ProxyHeaderWarning()) }
-        let sessions = SessionAuthority(storage: storage, configuration: configuration)
+        let sessions = sessions ?? SessionAuthority(storage: storage, writes: writes, configuration: configuration)
         let throttle = LoginThrottle(
             storage: storage, policy: configuration.loginThrottle, signUpsPerAddress: configuration.signUpsPerAddress)
         let sessionController = SessionController(
@@ -57,15 +60,18 @@ public enum ServerApplication {
         sessionController.register(on: router, paths: .api, wrapsUser: true)
         let answers = ListAnswerCache(lifetime: .nanoseconds(Int64(configuration.listCacheSeconds * 1e9)))
         // Every instance's and every command's writes reach the feed through the change log.
-        if answers.lifetime > .zero { feed?.listen { _ in answers.invalidate() } }
+        if answers.lifetime > .zero {
+            feed?.listen { _ in answers.invalidate() }
+            feed?.listenForRefresh { answers.invalidate() }
+        }
         let callers = CallerResolver(storage: storage, configuration: configuration, sessions: sessions)
         let accounts = AccountController(
-            storage: storage, configuration: configuration, sessions: sessions, callers: callers, throttle: throttle,
+            storage: storage, writes: writes, configuration: configuration, sessions: sessions, callers: callers, throttle: throttle,
             answers: answers)
         accounts.register(on: router, paths: .v1)
         accounts.register(on: router, paths: .api)
         let locations = LocationController(
-            storage: storage, configuration: configuration, callers: callers, answers: answers,
+            storage: storage, writes: writes, configuration: configuration, callers: callers, answers: answers,
             expensiveQueries: expensiveQueries ?? ExpensiveQueryGate(slots: configuration.expensiveQueries))
         locations.register(on: router, paths: .v1, isV1: true)
         locations.register(on: router, paths: .parse, isV1: false)
@@ -86,9 +92,9 @@ public enum ServerApplication {
     /// Opens the configured database — a SQLite file or a PostgreSQL URL (through
     /// `configuration.postgres`) — and migrates it.
     static func openStorage(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "onthemap-server.storage"))
-        async throws -> any ServerStorage
+        async throws -> any WritableStorage
     {
-        let storage: any ServerStorage
+        let storage: any WritableStorage
         switch configuration.database {
         case .sqlite(let path): storage = try SQLiteStorage(path: path, queryTimeout: configuration.queryTimeout)
         case .postgres(let url):
@@ -126,14 +132,17 @@ public enum ServerApplication {
         configuration: ServerConfiguration, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> Built {
         let opened = try await openStorage(configuration, logger: logger)
-        let storage: any ServerStorage = configuration.metrics ? MeasuredStorage(opened) : opened
+        let storage: any WritableStorage = configuration.metrics ? MeasuredStorage(opened) : opened
         // The change feed: what the database's triggers logged, by any writer in any process,
         // read by this instance's follower and fanned out off every writer's request.
         let feed = LocationChangeFeed()
         let expensiveQueries = ExpensiveQueryGate(slots: configuration.expensiveQueries)
-        let router = buildRouter(storage: storage, configuration: configuration, feed: feed, expensiveQueries: expensiveQueries)
+        let sessions = SessionAuthority(
+            storage: storage, writes: ClassWrites(storage: storage, configuration: configuration), configuration: configuration)
+        let router = buildRouter(
+            storage: storage, configuration: configuration, feed: feed, expensiveQueries: expensiveQueries, sessions: sessions)
         let liveQuery = LiveQueryServer(
-            storage: storage, configuration: configuration, visibility: configuration.liveQueryVisibility,
+            storage: storage, configuration: configuration, sessions: sessions, visibility: configuration.liveQueryVisibility,
             expensiveQueries: expensiveQueries)
         feed.listen { liveQuery.hub.publish($0) }
         let follower = ChangeLogFollower(storage: storage, pollInterval: configuration.changeLogPoll, logger: logger)
@@ -142,6 +151,7 @@ public enum ServerApplication {
                 switch entry.change {
                 case .location(let change): feed.deliver(change)
                 case .account(let key): await liveQuery.followCaller(accountKey: key)
+                case .refresh: feed.refresh()
                 }
             }
         } catch {

@@ -34,8 +34,10 @@ extension ServerDatabase {
     public func resetPassword(keyOrEmail: String, password: String) async throws -> String {
         if let problem = SessionAuthority.passwordProblem(password) { throw AccountError.invalid(problem) }
         let key = try await accountKey(keyOrEmail)
-        let hash = try await SessionAuthority(storage: storage, configuration: configuration).passwordHash(password)
-        guard try await storage.updatePassword(key: key, passwordHash: hash) else {
+        let hash = try await SessionAuthority(storage: storage, writes: writes, configuration: configuration).passwordHash(password)
+        do {
+            try await writes.setPassword(key: key, passwordHash: hash)
+        } catch WriteRefusal.notFound {
             throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
         }
         // The shared budget of its untrusted addresses; each guessing address keeps its own block.
@@ -49,10 +51,10 @@ extension ServerDatabase {
     /// goes with it). Returns the key and how many locations were deleted.
     public func deleteUser(keyOrEmail: String) async throws -> (key: String, locationsDeleted: Int) {
         let key = try await accountKey(keyOrEmail)
-        guard let deleted = try await storage.deleteAccount(key: key) else {
+        do {
+            return (key, try await writes.deleteAccount(key: key, by: .operator).locations)
+        } catch WriteRefusal.notFound {
             throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
         }
-        try await AuditLog(storage: storage).record(actor: AuditLog.operator, action: "delete-account", target: key)
-        return (key, deleted.locations)
     }
 }

@@ -26,8 +26,6 @@ extension ServerDatabase {
         public var reason: String?
     }
 
-    private var audit: AuditLog { AuditLog(storage: storage) }
-
     /// The roles an account may have.
     public static let roles = AccountRole.allCases.map(\.rawValue)
 
@@ -37,10 +35,11 @@ extension ServerDatabase {
             throw AccountError.invalid("The role is student or moderator, not \(role).")
         }
         let key = try await accountKey(keyOrEmail)
-        guard try await storage.setRole(key: key, role: role) else {
+        do {
+            try await writes.setRole(key: key, role: role)
+        } catch WriteRefusal.notFound {
             throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
         }
-        try await audit.record(actor: AuditLog.operator, action: "role", target: key, reason: role.rawValue)
         return key
     }
 
@@ -48,12 +47,11 @@ extension ServerDatabase {
     /// `suspended: false`, lets it back (the rows the suspension hid are shown); returns the key.
     public func setSuspended(keyOrEmail: String, suspended: Bool, reason: String? = nil) async throws -> String {
         let key = try await accountKey(keyOrEmail)
-        let at = suspended ? WireDate.string(from: Date()) : nil
-        guard try await storage.setSuspended(key: key, at: at) else {
+        do {
+            try await writes.setSuspended(key: key, suspended: suspended, reason: reason)
+        } catch WriteRefusal.notFound {
             throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
         }
-        try await audit.record(
-            actor: AuditLog.operator, action: suspended ? "suspend" : "unsuspend", target: key, reason: reason)
         return key
     }
 
@@ -87,27 +85,25 @@ extension ServerDatabase {
         }
     }
 
-    /// Hides a row (with a reason, at most 200 bytes) or shows it again (`reason` nil).
+    /// Hides a row (with a reason: `ClassWrites.checkReason`, as for the API) or shows it again
+    /// (`reason` nil).
     public func setHidden(objectId: String, reason: String?) async throws {
-        if let reason {
-            guard !reason.isEmpty, reason.utf8.count <= LocationController.maxReasonBytes else {
-                throw LocationError.invalid("Give a reason of 1 to \(LocationController.maxReasonBytes) bytes.")
-            }
-        }
-        let mark = reason.map { HiddenMark(at: WireDate.string(from: Date()), reason: $0, by: AuditLog.operator) }
-        guard try await storage.setHidden(objectId: objectId, mark: mark) else {
+        do {
+            try await writes.setHidden(objectId: objectId, reason: reason, by: .operator)
+        } catch WriteRefusal.notFound {
             throw LocationError.notFound(objectId)
+        } catch let refusal as WriteRefusal {
+            throw LocationError.invalid(refusal.description)
         }
-        try await audit.record(
-            actor: AuditLog.operator, action: reason == nil ? "unhide" : "hide", target: objectId, reason: reason)
     }
 
     /// Deletes a row, whoever owns it.
     public func deleteLocation(objectId: String) async throws {
-        guard try await storage.delete(objectId: objectId, owner: nil) == .done else {
+        do {
+            try await writes.deleteLocation(objectId: objectId, by: .operator)
+        } catch WriteRefusal.notFound {
             throw LocationError.notFound(objectId)
         }
-        try await audit.record(actor: AuditLog.operator, action: "delete-location", target: objectId)
     }
 
     /// The audit log, oldest first; from `since` (an ISO date or date and time) when given.

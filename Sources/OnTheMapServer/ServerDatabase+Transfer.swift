@@ -109,7 +109,7 @@ extension ServerDatabase {
             var fresh: [StoredLocation] = []
             for row in batch where seen.insert(row.objectId).inserted { fresh.append(row) }
             report.skippedDuplicates += batch.count - fresh.count
-            try await storage.insert(fresh)
+            try await writes.importLocations(fresh)
             report.imported += fresh.count
         }
         return ImportReport(

@@ -4,13 +4,19 @@ import OnTheMapModels
 
 /// Administration of a server's database from the command line: accounts and the demo class.
 public struct ServerDatabase: Sendable {
+    /// Reads; every write goes through `writes`, the one write path.
     let storage: any ServerStorage
+    let writes: ClassWrites
     let configuration: ServerConfiguration
 
     /// Opens (and migrates) the database that `configuration` names.
     public static func open(_ configuration: ServerConfiguration) async throws -> ServerDatabase {
-        ServerDatabase(storage: try await ServerApplication.openStorage(configuration), configuration: configuration)
+        let opened = try await ServerApplication.openStorage(configuration)
+        return ServerDatabase(
+            storage: opened, writes: ClassWrites(storage: opened, configuration: configuration), configuration: configuration)
     }
+
+    private var sessions: SessionAuthority { SessionAuthority(storage: storage, writes: writes, configuration: configuration) }
 
     /// Releases the database connections.
     public func close() async { await storage.close() }
@@ -42,12 +48,9 @@ public struct ServerDatabase: Sendable {
             }
         }
         do {
-            let key = try await SessionAuthority(storage: storage, configuration: configuration)
-                .createAccount(email: email, password: password, firstName: firstName, lastName: lastName).key
-            if role != .student {
-                _ = try await storage.setRole(key: key, role: role)
-                try await AuditLog(storage: storage).record(actor: AuditLog.operator, action: "role", target: key, reason: role.rawValue)
-            }
+            let key = try await sessions.createAccount(email: email, password: password, firstName: firstName, lastName: lastName)
+                .key
+            if role != .student { try await writes.setRole(key: key, role: role) }
             return key
         } catch StorageError.duplicateEmail {
             throw AccountError.duplicateEmail(email)
@@ -68,7 +71,7 @@ public struct ServerDatabase: Sendable {
         let existing = try await storage.locationCount()
         if force || existing == 0 {
             let rows = DemoRows.locations(now: now)
-            try await storage.insert(rows)
+            try await writes.importLocations(rows)
             added = rows.count
         }
         var created = false
@@ -85,7 +88,7 @@ public struct ServerDatabase: Sendable {
 
     /// Adds `count` synthetic rows (for benchmarks).
     public func seedSynthetic(count: Int) async throws {
-        try await storage.fillSynthetic(count: count)
+        try await writes.fillSynthetic(count: count)
     }
 
     /// How many StudentLocation rows there are.

@@ -10,7 +10,7 @@ import PostgresNIO
 /// Text columns use the "C" collation so that sorting matches SQLite's byte order (and ISO
 /// timestamps sort as time). Durability is PostgreSQL's: a commit is answered after its WAL
 /// record is flushed (`synchronous_commit=on`, the default).
-final class PostgresStorage: ServerStorage {
+final class PostgresStorage: WritableStorage {
     let client: PostgresClient
     private let runTask: Task<Void, Never>
     let changeListener = NIOLockedValueBox<Task<Void, Never>?>(nil)
@@ -177,7 +177,9 @@ final class PostgresStorage: ServerStorage {
             try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
             var binds = PostgresBindings()
             binds.append(end)
-            try await connection.query(PostgresQuery(unsafeSQL: ChangeLogSQL.forgetAfter { "$\($0)" }, binds: binds), logger: logger)
+            let refresh = ChangeLogSQL.refreshAfter({ "$\($0)" }, now: ChangeLogSQL.postgresNowExpression)
+            try await connection.query(PostgresQuery(unsafeSQL: refresh[0], binds: binds), logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: refresh[1]), logger: logger)
         }
         try await client.query("ANALYZE student_location", logger: logger)
     }

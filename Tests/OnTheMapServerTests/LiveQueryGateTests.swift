@@ -17,8 +17,11 @@ import Testing
         try await storage.migrate()
         defer { Task { await storage.close() } }
         let gate = ExpensiveQueryGate(slots: 1)
+        let configuration = ServerConfiguration(databasePath: path)
+        let sessions = SessionAuthority(
+            storage: storage, writes: ClassWrites(storage: storage, configuration: configuration), configuration: configuration)
         let live = LiveQueryServer(
-            storage: storage, configuration: ServerConfiguration(databasePath: path), visibility: { _, _ in true },
+            storage: storage, configuration: configuration, sessions: sessions, visibility: { _, _ in true },
             expensiveQueries: gate)
         let sent = SentMessages()
         let connection = LiveQueryConnection(

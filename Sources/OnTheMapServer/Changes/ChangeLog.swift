@@ -16,6 +16,9 @@ package struct LoggedChange: Sendable, Hashable {
         case location(LocationChange)
         /// Something about this account changed that may change what its sockets may see.
         case account(key: String)
+        /// Rows were added that no subscriber is told of one by one (`fillSynthetic`): what was
+        /// read before is out of date.
+        case refresh
     }
 
     package init(seq: Int64, change: Change) {
@@ -34,6 +37,8 @@ package struct LoggedChange: Sendable, Hashable {
             change = .location(LocationChange(before: before, after: after))
         case ChangeLogSQL.accountKind:
             change = .account(key: subject)
+        case ChangeLogSQL.refreshKind:
+            change = .refresh
         default:
             return nil
         }

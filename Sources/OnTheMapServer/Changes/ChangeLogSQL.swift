@@ -9,6 +9,7 @@
 package enum ChangeLogSQL {
     static let locationKind = "location"
     static let accountKind = "account"
+    static let refreshKind = "refresh"
     /// PostgreSQL's channel: every logging transaction notifies it once (payload folded), so that
     /// every instance reads the log at once instead of at its next poll.
     package static let channel = "change_log"
@@ -29,9 +30,17 @@ package enum ChangeLogSQL {
     }
     package static let end = "SELECT COALESCE(MAX(seq), 0) FROM change_log"
     package static func prune(_ p: (Int) -> String) -> String { "DELETE FROM change_log WHERE at < \(p(1))" }
-    /// Forgets what was logged after sequence number `p(1)`, inside the transaction that logged
-    /// it: only `fillSynthetic`'s benchmark rows, which are announced to nobody.
-    package static func forgetAfter(_ p: (Int) -> String) -> String { "DELETE FROM change_log WHERE seq > \(p(1))" }
+    /// Replaces what was logged after sequence number `p(1)` with one `refresh` entry, inside the
+    /// transaction that logged it: only `fillSynthetic`'s benchmark rows, which no subscriber is
+    /// told of one by one (the list caches still learn that the table changed).
+    package static func refreshAfter(_ p: (Int) -> String, now: String) -> [String] {
+        [
+            "DELETE FROM change_log WHERE seq > \(p(1))",
+            "INSERT INTO change_log (at, kind, subject) VALUES (\(now), '\(refreshKind)', '')",
+        ]
+    }
+    package static let sqliteNowExpression = sqliteNow
+    package static let postgresNowExpression = postgresNow
 
     // MARK: SQLite
 

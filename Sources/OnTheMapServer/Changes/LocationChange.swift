@@ -22,6 +22,12 @@ package final class ChangeReceiver: Sendable {
     package init(_ deliver: @escaping @Sendable (LocationChange) -> Void) { self.deliver = deliver }
 }
 
+/// A refresh listener in a class box, like `ChangeReceiver`.
+package final class RefreshReceiver: Sendable {
+    package let refresh: @Sendable () -> Void
+    package init(_ refresh: @escaping @Sendable () -> Void) { self.refresh = refresh }
+}
+
 /// The one change feed of a server: the StudentLocation changes its `ChangeLogFollower` reads,
 /// fanned out to its listeners — the list cache and LiveQuery.
 package final class LocationChangeFeed: Sendable {
@@ -37,5 +43,18 @@ package final class LocationChangeFeed: Sendable {
 
     package func deliver(_ change: LocationChange) {
         for listener in listeners.withLockedValue({ $0 }) { listener.deliver(change) }
+    }
+
+    private let refreshListeners = NIOLockedValueBox<[RefreshReceiver]>([])
+
+    /// Adds a listener for the changes that come without rows (`LoggedChange.Change.refresh`):
+    /// what was read before is out of date.
+    package func listenForRefresh(_ listener: @escaping @Sendable () -> Void) {
+        let boxed = RefreshReceiver(listener)
+        refreshListeners.withLockedValue { $0.append(boxed) }
+    }
+
+    package func refresh() {
+        for listener in refreshListeners.withLockedValue({ $0 }) { listener.refresh() }
     }
 }

@@ -7,6 +7,7 @@ import OnTheMapModels
 /// server holds of it. Udacity-style answers behind the `)]}'` prefix, like the other users routes.
 struct AccountController: Sendable {
     let storage: any ServerStorage
+    let writes: ClassWrites
     let configuration: ServerConfiguration
     let sessions: SessionAuthority
     let callers: CallerResolver
@@ -53,10 +54,12 @@ struct AccountController: Sendable {
             try await throttle.loginSucceeded(admission)
         }
         defer { answers.invalidate() }
-        guard let deleted = try await storage.deleteAccount(key: key) else {
+        let deleted: AccountDeletion
+        do {
+            deleted = try await writes.deleteAccount(key: key, by: .caller(.account(key: key, role: account.role)))
+        } catch WriteRefusal.notFound {
             throw APIFailure.udacity(.notFound, "User not found.")
         }
-        try await AuditLog(storage: storage).record(actor: key, action: "delete-account", target: key)
         return JSONResponse.raw(
             Array(#"{"deleted":{"locations":\#(deleted.locations),"sessions":\#(deleted.sessions)}}"#.utf8),
             prefixed: true)

@@ -6,16 +6,16 @@ import OnTheMapModels
 
 /// `StudentLocation`: list, read one, create, update, delete, hide and unhide — under every
 /// era's path. Who may do what is `Access`'s to say (Docs/Access.md); this controller resolves
-/// the caller, asks the rule and lets storage enforce it in the write's own transaction.
+/// the caller, reads, and hands every write to the one write path (`ClassWrites`), which asks the
+/// rule and lets storage enforce it in the write's own transaction.
 struct LocationController: Sendable {
     let storage: any ServerStorage
+    let writes: ClassWrites
     let configuration: ServerConfiguration
     let callers: CallerResolver
     let answers: ListAnswerCache
     /// Slots for the queries no index serves (a refused or over-budget answer is never cached).
     let expensiveQueries: ExpensiveQueryGate
-    var fairShare: FairShare { FairShare(storage: storage, configuration: configuration) }
-    var audit: AuditLog { AuditLog(storage: storage) }
 
     /// Registers the routes of one collection (`.v1`, `.parse`, `.parseOne`). The Parse app keys
     /// (`--parse-app-id`, `--parse-rest-key`) are checked on the Parse paths only: `/v1` never
@@ -91,21 +91,10 @@ struct LocationController: Sendable {
         let caller = try await callers.writer(request)
         let body = try await request.jsonBody(limit: configuration.maxBodyBytes, invalid: .invalidJSON())
         let changes = try LocationBody.changes(from: body, isCreate: true, maxStringBytes: configuration.maxStringBytes)
-        do { try Access.checkCreate(uniqueKey: changes.uniqueKey, caller) } catch { throw error.failure }
-        try await fairShare.countWrite(caller)
-        let now = WireDate.string(from: Date())
-        let row = StoredLocation(
-            objectId: RandomID.alphanumeric(10), uniqueKey: changes.uniqueKey, firstName: changes.firstName,
-            lastName: changes.lastName, mapString: changes.mapString, mediaURL: changes.mediaURL,
-            latitude: changes.latitude, longitude: changes.longitude, createdAt: now, updatedAt: now)
         defer { answers.invalidate() }
-        if caller.accountKey != nil {
-            guard try await storage.insert(row, maxRowsPerOwner: configuration.maxRowsPerAccount) else {
-                throw fairShare.rowLimitReached
-            }
-        } else {
-            try await storage.insert(row)
-        }
+        let row: StoredLocation
+        do { row = try await writes.createLocation(changes, by: caller) } catch let refusal as WriteRefusal { throw refusal.failure }
+        let now = row.createdAt
         var headers = HTTPFields()
         headers[.location] = Self.absoluteLocation(of: request, path: paths.object(row.objectId))
         return JSONResponse.make(status: .created, CreatedLocation(createdAt: now, objectId: row.objectId), headers: headers)
@@ -114,20 +103,16 @@ struct LocationController: Sendable {
     private func update(_ request: Request, objectId: String) async throws -> Response {
         var request = request
         let caller = try await callers.writer(request)
-        let owner: String?
-        do { owner = try Access.requiredOwner(for: .update, caller) } catch { throw error.failure }
+        // The rule first, so that a caller it refuses is told so before the body is read.
+        do { _ = try Access.requiredOwner(for: .update, caller) } catch { throw error.failure }
         let body = try await request.jsonBody(limit: configuration.maxBodyBytes, invalid: .invalidJSON())
         let changes = try LocationBody.changes(from: body, isCreate: false, maxStringBytes: configuration.maxStringBytes)
-        if let owner, let key = changes.uniqueKey, key != owner {
-            throw APIFailure.forbidden("You cannot give a location to another account.")
-        }
-        try await fairShare.countWrite(caller)
-        let now = WireDate.string(from: Date())
         defer { answers.invalidate() }
-        switch try await storage.update(objectId: objectId, changes: changes, updatedAt: now, owner: owner) {
-        case .done: return JSONResponse.make(UpdatedLocation(updatedAt: now))
-        case .notFound: throw APIFailure.objectNotFound()
-        case .notOwner: throw APIFailure.forbidden("This location belongs to another account.")
+        do {
+            let now = try await writes.updateLocation(objectId: objectId, changes, by: caller)
+            return JSONResponse.make(UpdatedLocation(updatedAt: now))
+        } catch let refusal as WriteRefusal {
+            throw refusal.failure
         }
     }
 
@@ -135,24 +120,13 @@ struct LocationController: Sendable {
     /// contract, in which any client with the app keys could delete any row).
     private func delete(_ request: Request, objectId: String) async throws -> Response {
         let caller = try await callers.writer(request)
-        let owner: String?
-        do { owner = try Access.requiredOwner(for: .delete, caller) } catch { throw error.failure }
-        try await fairShare.countWrite(caller)
-        // A moderator deleting another's row is a moderation act: it goes to the audit log.
-        var othersRow = false
-        if case .account(let key, .moderator) = caller, let row = try await storage.location(objectId: objectId) {
-            othersRow = row.uniqueKey != key
-        }
         defer { answers.invalidate() }
-        switch try await storage.delete(objectId: objectId, owner: owner) {
-        case .done:
-            if othersRow, let key = caller.accountKey {
-                try await audit.record(actor: key, action: "delete-location", target: objectId)
-            }
-            return JSONResponse.raw(Array("{}".utf8))
-        case .notFound: throw APIFailure.objectNotFound()
-        case .notOwner: throw APIFailure.forbidden("This location belongs to another account.")
+        do {
+            try await writes.deleteLocation(objectId: objectId, by: .caller(caller))
+        } catch let refusal as WriteRefusal {
+            throw refusal.failure
         }
+        return JSONResponse.raw(Array("{}".utf8))
     }
 
     /// `POST …/<id>/hide` (body `{"reason":"…"}`) and `…/unhide`: moderators only.
@@ -163,25 +137,16 @@ struct LocationController: Sendable {
         var reason: String?
         if hide {
             let body = try await request.jsonBody(limit: configuration.maxBodyBytes, invalid: .invalidJSON())
-            guard case .string(let text) = body["reason"], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-                throw APIFailure.validation("A reason is required to hide a location.")
-            }
-            guard text.utf8.count <= Self.maxReasonBytes else {
-                throw APIFailure.validation("The reason must be at most \(Self.maxReasonBytes) bytes.")
-            }
-            reason = text
+            if case .string(let text) = body["reason"] { reason = text } else { reason = "" }
         }
-        let actor = caller.accountKey ?? AuditLog.operator
-        let now = WireDate.string(from: Date())
         defer { answers.invalidate() }
-        let mark = reason.map { HiddenMark(at: now, reason: $0, by: actor) }
-        guard try await storage.setHidden(objectId: objectId, mark: mark) else { throw APIFailure.objectNotFound() }
-        try await audit.record(actor: actor, action: hide ? "hide" : "unhide", target: objectId, reason: reason)
-        return JSONResponse.make(UpdatedLocation(updatedAt: now))
+        do {
+            let now = try await writes.setHidden(objectId: objectId, reason: reason, by: .caller(caller))
+            return JSONResponse.make(UpdatedLocation(updatedAt: now))
+        } catch let refusal as WriteRefusal {
+            throw refusal.failure
+        }
     }
-
-    /// The longest hide reason, in bytes.
-    static let maxReasonBytes = 200
 
     private func checkParseKeys(_ request: Request) throws {
         guard let applicationID = configuration.parseApplicationID, let restKey = configuration.parseRESTAPIKey else { return }

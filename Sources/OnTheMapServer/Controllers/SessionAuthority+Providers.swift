@@ -16,7 +16,7 @@ extension SessionAuthority {
                 firstName: profile.firstName.isEmpty ? profile.identity.subject : profile.firstName, lastName: profile.lastName,
                 createdAt: WireDate.string(from: Date()))
             do {
-                try await storage.insert(account, linking: profile.identity)
+                try await writes.createAccount(account, linking: profile.identity)
                 return account
             } catch StorageError.duplicateIdentity {
                 continue

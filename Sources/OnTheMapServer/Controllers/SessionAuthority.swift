@@ -7,12 +7,15 @@ import Synchronization
 /// Accounts, passwords and sessions: the one place that hashes, verifies and issues sessions.
 struct SessionAuthority: Sendable {
     let storage: any ServerStorage
+    /// The write path, for new accounts.
+    let writes: ClassWrites
     let configuration: ServerConfiguration
     /// Bounds the hashes of the whole process (one gate per server).
     let gate: HashGate
 
-    init(storage: any ServerStorage, configuration: ServerConfiguration, gate: HashGate? = nil) {
+    init(storage: any ServerStorage, writes: ClassWrites, configuration: ServerConfiguration, gate: HashGate? = nil) {
         self.storage = storage
+        self.writes = writes
         self.configuration = configuration
         self.gate =
             gate
@@ -50,11 +53,7 @@ struct SessionAuthority: Sendable {
         let account = Account(
             key: RandomID.accountKey(), email: email, passwordHash: hash, firstName: firstName, lastName: lastName,
             createdAt: WireDate.string(from: Date()))
-        if let invite {
-            try await storage.insert(account, spendingInvite: invite, now: Date().timeIntervalSince1970)
-        } else {
-            try await storage.insert(account)
-        }
+        try await writes.createAccount(account, spendingInvite: invite)
         return account
     }
 

@@ -20,13 +20,13 @@ final class LiveQueryServer: Sendable {
     private let open = NIOLockedValueBox<(byAddress: [String: Int], total: Int)>(([:], 0))
 
     init(
-        storage: any ServerStorage, configuration: ServerConfiguration, visibility: @escaping LiveQueryVisibility,
-        expensiveQueries: ExpensiveQueryGate
+        storage: any ServerStorage, configuration: ServerConfiguration, sessions: SessionAuthority,
+        visibility: @escaping LiveQueryVisibility, expensiveQueries: ExpensiveQueryGate
     ) {
         self.storage = storage
         self.configuration = configuration
         self.expensiveQueries = expensiveQueries
-        sessions = SessionAuthority(storage: storage, configuration: configuration)
+        self.sessions = sessions
         hub = LiveQueryHub(visibility: visibility)
     }
 

@@ -11,12 +11,12 @@ import Metrics
 ///   included, as a histogram.
 ///
 /// Used only when the server records metrics; otherwise the storage is used as it is.
-struct MeasuredStorage: ServerStorage {
-    let base: any ServerStorage
+struct MeasuredStorage: WritableStorage {
+    let base: any WritableStorage
     private let inFlight: Meter
     private let backend: String
 
-    init(_ base: any ServerStorage) {
+    init(_ base: any WritableStorage) {
         _ = ServerMetrics.registry  // bootstraps swift-metrics before the metrics below are made
         self.base = base
         backend = base.backendName

@@ -9,9 +9,9 @@ import Logging
 /// with `StorageOpenError.postgresNotLinked`.
 package struct PostgresOpener: Sendable {
     /// Connects to `url` (the caller migrates the storage).
-    package let open: @Sendable (_ url: URL, _ queryTimeout: Duration, _ logger: Logger) throws -> any ServerStorage
+    package let open: @Sendable (_ url: URL, _ queryTimeout: Duration, _ logger: Logger) throws -> any WritableStorage
 
-    package init(open: @escaping @Sendable (_ url: URL, _ queryTimeout: Duration, _ logger: Logger) throws -> any ServerStorage) {
+    package init(open: @escaping @Sendable (_ url: URL, _ queryTimeout: Duration, _ logger: Logger) throws -> any WritableStorage) {
         self.open = open
     }
 }

@@ -6,7 +6,7 @@ import GRDB
 ///
 /// Durability: `synchronous=FULL`, so a write that was answered survives a crash of the process
 /// and of the machine (WAL is synced at every commit).
-final class SQLiteStorage: ServerStorage {
+final class SQLiteStorage: WritableStorage {
     let pool: DatabasePool
     /// The time a list query may take (`SQLiteQueryBudget`).
     let queryTimeout: Duration
@@ -261,7 +261,9 @@ final class SQLiteStorage: ServerStorage {
                            strftime('%Y-%m-%dT%H:%M:%S.000Z', 1400000000 + ((i * 7919) % ?) * 11, 'unixepoch')
                     FROM n
                     """, arguments: [count, max(count, 1)])
-            try db.execute(sql: ChangeLogSQL.forgetAfter { _ in "?" }, arguments: [logEnd])
+            let refresh = ChangeLogSQL.refreshAfter({ _ in "?" }, now: ChangeLogSQL.sqliteNowExpression)
+            try db.execute(sql: refresh[0], arguments: [logEnd])
+            try db.execute(sql: refresh[1])
             try db.execute(sql: "ANALYZE")
         }
     }

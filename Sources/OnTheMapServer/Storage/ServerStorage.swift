@@ -22,18 +22,9 @@ package protocol ServerStorage: Sendable {
     /// it from its statement's columns in place, others from `locations` (the default).
     func locationList(_ query: ListQuery) async throws -> [UInt8]
     func location(objectId: String) async throws -> StoredLocation?
-    func insert(_ location: StoredLocation) async throws
-    /// Inserts many rows in one transaction (seeding, import).
-    func insert(_ locations: [StoredLocation]) async throws
-    /// Applies `changes` and sets `updatedAt`; when `owner` is given the row's uniqueKey must equal it.
-    func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome
-    func delete(objectId: String, owner: String?) async throws -> WriteOutcome
     func locationCount() async throws -> Int
     /// The database's plan for `query`, one line per step (documentation and tests).
     func queryPlan(_ query: ListQuery) async throws -> [String]
-    /// Adds `count` synthetic rows in one statement (benchmarks and the index test), announced to no
-    /// subscriber: their change-log entries are deleted in the same transaction.
-    func fillSynthetic(count: Int) async throws
 
     // MARK: The change log (written by the database's triggers; `ChangeLogSQL`)
 
@@ -51,8 +42,6 @@ package protocol ServerStorage: Sendable {
 
     // MARK: Accounts and sessions
 
-    /// - Throws: `StorageError.duplicateEmail` when the email is taken (case-insensitively).
-    func insert(_ account: Account) async throws
     func account(email: String) async throws -> Account?
     func account(key: String) async throws -> Account?
     func insert(_ session: StoredSession) async throws
@@ -66,9 +55,6 @@ package protocol ServerStorage: Sendable {
 
     /// The key of the account linked to `identity`, if any.
     func accountKey(for identity: ProviderIdentity) async throws -> String?
-    /// Inserts `account` and links `identity` to it, in one transaction.
-    /// - Throws: `StorageError.duplicateIdentity` when the identity is linked already.
-    func insert(_ account: Account, linking identity: ProviderIdentity) async throws
 
     // MARK: Login and sign-up throttle (shared by every instance on the database)
 
@@ -98,44 +84,16 @@ package protocol ServerStorage: Sendable {
     /// Whether the invite whose code hashes to `codeHash` has a use left and has not expired
     /// (a read: nothing is spent).
     func inviteUsable(codeHash: String, now: Double) async throws -> Bool
-    /// Inserts `account` and takes one use of the invite `codeHash` in one transaction: both or
-    /// neither, so only a sign-up that succeeds spends an invite, and two at once cannot both
-    /// take its last use.
-    /// - Throws: `StorageError.inviteNotUsable` (used up, expired, unknown) or `.duplicateEmail`;
-    ///   either way nothing is written.
-    func insert(_ account: Account, spendingInvite codeHash: String, now: Double) async throws
 
     // MARK: Account administration
 
     /// Every account, oldest first.
     func accounts() async throws -> [Account]
-    /// Sets a new password hash and ends the account's sessions; `false` when there is no such account.
-    func updatePassword(key: String, passwordHash: String) async throws -> Bool
-    /// Deletes the account, its sessions and its locations, in one transaction; `nil` when there
-    /// is no such account.
-    func deleteAccount(key: String) async throws -> AccountDeletion?
 
     // MARK: Access: roles, suspension, hidden rows, fair share, audit (Docs/Access.md)
 
-    /// Inserts `location` unless its owner (`uniqueKey`) already has `maxRowsPerOwner` rows,
-    /// counted in the same transaction (and, on PostgreSQL, under a lock per owner), so that
-    /// concurrent POSTs of one account on any instance cannot pass the limit. `false` when refused.
-    func insert(_ location: StoredLocation, maxRowsPerOwner: Int) async throws -> Bool
-    /// Hides the row with `mark`, or shows it again when `mark` is `nil`; `false` when there is no such row.
-    func setHidden(objectId: String, mark: HiddenMark?) async throws -> Bool
     /// Whether any of this account's rows is hidden (its lists then differ from the public one).
     func hasHiddenLocations(owner: String) async throws -> Bool
-    /// Sets an account's role; `false` when there is no such account.
-    func setRole(key: String, role: AccountRole) async throws -> Bool
-    /// Suspends (`at` given: ends the account's sessions and hides its visible rows with
-    /// `hidden_by = 'suspension'`) or unsuspends (`nil`: shows the rows the suspension hid), in
-    /// one transaction; `false` when there is no such account.
-    func setSuspended(key: String, at: String?) async throws -> Bool
-    /// Counts one write of `accountKey` in its current window of `window` seconds (one atomic
-    /// upsert, shared by every instance); returns the writes counted in the window, this one
-    /// included, and when the window started (seconds since 1970).
-    func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double)
-    func insert(_ entry: AuditEntry) async throws
     /// The audit log, oldest first; only entries at or after `since` (an ISO date) when given.
     func auditEntries(since: String?) async throws -> [AuditEntry]
 }

@@ -1,41 +1,29 @@
 import Foundation
-import HTTPTypes
 import OnTheMapModels
 
 /// Fair share (Docs/Access.md): the writes per minute of one account, counted in the database so
 /// that every instance shares them. The row limit is checked by the insert itself
-/// (`ServerStorage.insert(_:maxRowsPerOwner:)`), in the same transaction.
+/// (`WritableStorage.insert(_:maxRowsPerOwner:)`), in the same transaction.
 struct FairShare: Sendable {
-    let storage: any ServerStorage
+    let storage: any WritableStorage
     let configuration: ServerConfiguration
 
     static let window: Double = 60
 
-    /// Counts one write of `caller` (accounts only); throws 429 `{"code":155,…}` with
-    /// `Retry-After` past `--max-writes-per-minute`.
+    /// Counts one write of `caller` (accounts only).
+    /// - Throws: `WriteRefusal.tooManyWrites` past `--max-writes-per-minute`.
     func countWrite(_ caller: Caller, now: Date = Date()) async throws {
         guard let key = caller.accountKey else { return }
         let time = now.timeIntervalSince1970
         let (writes, start) = try await storage.countWrite(accountKey: key, now: time, window: Self.window)
         guard writes > configuration.maxWritesPerMinute else { return }
-        let seconds = max(1, Int((start + Self.window - time).rounded(.up)))
-        var failure = APIFailure.parse(
-            .tooManyRequests, 155, "Too many changes from this account. Try again in \(seconds) seconds.")
-        failure.headers[.retryAfter] = String(seconds)
-        throw failure
-    }
-
-    /// The answer when an account already has its most rows.
-    var rowLimitReached: APIFailure {
-        APIFailure.forbidden(
-            "This account already has \(configuration.maxRowsPerAccount) locations on the map,"
-                + " the most one account may have. Update or delete one of them.")
+        throw WriteRefusal.tooManyWrites(retryAfterSeconds: max(1, Int((start + Self.window - time).rounded(.up))))
     }
 }
 
 /// Writes the audit log (Docs/Access.md): every moderation act, from the API or the command line.
 struct AuditLog: Sendable {
-    let storage: any ServerStorage
+    let storage: any WritableStorage
 
     /// The actor of the command line.
     static let `operator` = "operator"
