@@ -255,3 +255,23 @@ private final class HeldGate: @unchecked Sendable {
         if first { semaphore.signal() }
     }
 }
+
+/// The one write path (`ClassWrites`) checks the limits REST and the command line share.
+@Suite struct WritePathTests {
+    /// A hide reason of spaces: REST refused it, the command line took it (was); both refuse it now.
+    @Test(arguments: TestBackend.available) func theCommandLineRefusesTheReasonsRESTRefuses(backend: TestBackend) async throws {
+        let room = try await ChangeLogTests.Class.start(backend)
+        defer { Task { await room.server.stop() } }
+        for reason in ["   ", "", String(repeating: "x", count: ClassWrites.maxReasonBytes + 1)] {
+            await #expect(throws: ServerDatabase.LocationError.self) {
+                try await room.server.withDatabase { try await $0.setHidden(objectId: room.row, reason: reason) }
+            }
+            let rest = try await RawHTTP.send(
+                "POST", room.server.baseURL, "\(AccessTests.path)/\(room.row)/hide", headers: AccessTests.bearer(room.moderator),
+                json: #"{"reason":"\#(reason)"}"#)
+            #expect(rest.status == 400)
+        }
+        let rows = try await room.server.withDatabase { try await $0.locations(account: nil, hiddenOnly: true) }
+        #expect(rows.isEmpty, "nothing was hidden")
+    }
+}
