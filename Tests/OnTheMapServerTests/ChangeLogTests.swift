@@ -274,4 +274,24 @@ private final class HeldGate: @unchecked Sendable {
         let rows = try await room.server.withDatabase { try await $0.locations(account: nil, hiddenOnly: true) }
         #expect(rows.isEmpty, "nothing was hidden")
     }
+
+    /// A write to a row the caller may not see answers 404, like a read (was: 403, which told that
+    /// the hidden row exists); a visible row of another's still answers 403.
+    @Test(arguments: TestBackend.available) func aWriteToARowTheCallerMayNotSeeIsNotFound(backend: TestBackend) async throws {
+        let room = try await ChangeLogTests.Class.start(backend)
+        defer { Task { await room.server.stop() } }
+        _ = try await room.server.addUser(email: "bob@example.com")
+        let bob = try await WriteRulesTests.logIn(room.server, "bob@example.com")
+        let path = "\(AccessTests.path)/\(room.row)"
+        #expect(try await RawHTTP.send("PUT", room.server.baseURL, path, headers: AccessTests.bearer(bob), json: #"{"mapString":"X"}"#).status == 403)
+        try await room.server.withDatabase { try await $0.setHidden(objectId: room.row, reason: "spam") }
+        for method in ["GET", "PUT", "DELETE"] {
+            let reply = try await RawHTTP.send(
+                method, room.server.baseURL, path, headers: AccessTests.bearer(bob), json: method == "PUT" ? #"{"mapString":"X"}"# : nil)
+            #expect(reply.status == 404, "\(method)")
+            #expect(AccessTests.code(reply) == 101, "\(method)")
+        }
+        let owners = try await RawHTTP.send("PUT", room.server.baseURL, path, headers: AccessTests.bearer(room.ada), json: #"{"mapString":"Y"}"#)
+        #expect(owners.status == 200, "the owner still may")
+    }
 }

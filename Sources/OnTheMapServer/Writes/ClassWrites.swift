@@ -78,7 +78,7 @@ package struct ClassWrites: Sendable {
         switch try await storage.update(objectId: objectId, changes: changes, updatedAt: time, owner: owner) {
         case .done: return time
         case .notFound: throw WriteRefusal.notFound
-        case .notOwner: throw WriteRefusal.access(.forbidden("This location belongs to another account."))
+        case .notOwner: throw try await notOwner(objectId, caller)
         }
     }
 
@@ -104,9 +104,16 @@ package struct ClassWrites: Sendable {
                     try await audit.record(actor: key, action: "delete-location", target: objectId, now: now)
                 }
             case .notFound: throw WriteRefusal.notFound
-            case .notOwner: throw WriteRefusal.access(.forbidden("This location belongs to another account."))
+            case .notOwner: throw try await notOwner(objectId, caller)
             }
         }
+    }
+
+    /// The refusal of a write to another's row: 119, unless the caller may not even see the row
+    /// (hidden): then the same "not found" as a read, so that a write cannot tell that it exists.
+    private func notOwner(_ objectId: String, _ caller: Caller) async throws -> WriteRefusal {
+        guard let row = try await storage.location(objectId: objectId), Access.maySee(row, caller) else { return .notFound }
+        return .access(.forbidden("This location belongs to another account."))
     }
 
     /// Hides a row with `reason` (checked by `checkReason`), or shows it again (`nil`): moderators
