@@ -71,11 +71,17 @@ let package = Package(
 
         // MARK: - Server
 
+        /// libnettle: the server core's SHA-256 and HMAC-SHA256 (no hand-written cryptography; the
+        /// app's built-in server links the core, and the app compiles no BoringSSL).
+        .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
+
         /// Udacity-style session/users and Parse-style StudentLocation endpoints over a storage protocol.
         .target(
             name: "OnTheMapServer",
             dependencies: [
                 "BoundedHTTP", "OnTheMapModels", "DemoClass", "SafeText",
+                // SHA-256 and HMAC-SHA256 (session hashes and seal, invite codes, Facebook's proof).
+                "CNettle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // HTTPServerBuilder and ServerChildChannel, for the guard before the upgrade decision.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
