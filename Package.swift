@@ -62,12 +62,18 @@ let package = Package(
         /// The Geocoder protocol and its implementations: the offline gazetteer (GeoNames), Nominatim, Photon.
         .target(name: "Geo", dependencies: ["BoundedHTTP"], exclude: ["ATTRIBUTION.md"]),
 
+        /// libpng's simplified API, resolved with dlopen on the first picture (libpng-dev's header only).
+        .target(name: "CPNG"),
+        /// The map as PNG files (`onthemap map --format png`), through CPNG.
+        .target(name: "MapPicture", dependencies: ["CPNG", "WorldMap"]),
+
         /// Timings and memory of the map and the geocoder, with budgets (`make bench`, RELEASE_FLAGS).
         .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo"]),
 
         .testTarget(
             name: "WorldMapTests", dependencies: ["WorldMap", "DemoClass", "AppTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "DemoClass", "AppTestSupport", "StandIn"]),
+        .testTarget(name: "MapPictureTests", dependencies: ["MapPicture", "WorldMap", "TerminalUI", "DemoClass"]),
 
         // MARK: - Server
 
@@ -184,7 +190,7 @@ let package = Package(
             name: "onthemap",
             dependencies: [
                 "APIClient", "DemoClass", "Geo", "OnTheMapConfig", "OnTheMapModels", "OnTheMapServer", "QRCode",
-                "SafeText", "TerminalNCurses", "TerminalUI", "ViewModels", "WorldMap",
+                "SafeText", "TerminalNCurses", "TerminalUI", "ViewModels", "WorldMap", "MapPicture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -219,7 +225,7 @@ let package = Package(
             dependencies: ["OnTheMapServer", "ServerTestSupport", "StandIn", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "OnTheMapCLITests",
-            dependencies: ["onthemap", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn"]),
+            dependencies: ["onthemap", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn", "MapPicture"]),
         .testTarget(
             name: "APIClientTests",
             dependencies: ["APIClient", "BoundedHTTP", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn"]),

@@ -39,8 +39,17 @@ public struct MapRenderer: Sendable {
 
     private func isDetailed(_ viewport: Viewport) -> Bool { viewport.degreesPerColumn / 2 < detailThreshold }
 
-    /// Renders one frame.
-    public func render(_ viewport: Viewport, pins: [MapPin] = []) -> MapFrame {
+    /// The dot layers of a view (2×4 dots a cell, as Braille masks per cell): what the cell
+    /// renderer turns into glyphs and `PixelMapRenderer` into pixels, one dot a pixel.
+    struct Layers {
+        var land: [UInt8]
+        var coast: [UInt8]
+        var borders: [UInt8]
+        var admin1: [UInt8]
+        var outline: [UInt8]
+    }
+
+    func layers(_ viewport: Viewport, dashedAdmin1: Bool = true) -> Layers {
         let crop = viewport.isWorldZoom
         let masks = LandRasterizer(viewport: viewport, cropSouth: crop).masks(land: land(for: viewport))
         let coast = LandOutline.coast(of: masks, width: viewport.width, height: viewport.height)
@@ -52,12 +61,20 @@ public struct MapRenderer: Sendable {
                 transform: DotTransform(viewport: viewport, cropSouth: crop), width: viewport.width)
             lines.draw(isDetailed(viewport) ? .detailedBorders : .coarseBorders, dashed: false, into: &borders)
             if viewport.degreesPerColumn / 2 < admin1Threshold {
-                lines.draw(.admin1, dashed: true, into: &admin1)
+                lines.draw(.admin1, dashed: dashedAdmin1, into: &admin1)
             }
             if let country = outlinedCountry, country >= 0, country < PlaceLabels.ringsOfCountry.count {
                 lines.draw(rings: PlaceLabels.ringsOfCountry[country], of: .coarse, into: &outline)
             }
         }
+        return Layers(land: masks, coast: coast, borders: borders, admin1: admin1, outline: outline)
+    }
+
+    /// Renders one frame.
+    public func render(_ viewport: Viewport, pins: [MapPin] = []) -> MapFrame {
+        let crop = viewport.isWorldZoom
+        let layers = layers(viewport)
+        let (masks, coast, borders, admin1, outline) = (layers.land, layers.coast, layers.borders, layers.admin1, layers.outline)
         var grid = MapGrid(width: viewport.width, height: viewport.height)
         for index in 0..<masks.count where masks[index] | borders[index] | admin1[index] | outline[index] != 0 {
             grid.cells[index] = LandGlyph.cell(

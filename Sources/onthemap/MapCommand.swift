@@ -2,6 +2,7 @@ import APIClient
 import ArgumentParser
 import Foundation
 import Geo
+import MapPicture
 import OnTheMapConfig
 import OnTheMapModels
 import TerminalUI
@@ -36,6 +37,23 @@ struct MapCommand: AsyncParsableCommand {
     @Option(help: "dark (the default), light (for a light terminal background) or mono; NO_COLOR makes it mono.")
     var theme: Theme.Name?
     @OptionGroup var accessible: AccessibleOption
+    @Option(help: "text (the default: characters) or png (a picture, to --output or to stdout when it is not a terminal).")
+    var format: Format = .text
+    @Option(help: ArgumentHelp("Where to write the PNG (--format png).", valueName: "file")) var output: String?
+    @Option(help: ArgumentHelp("The PNG's size in pixels (--format png; default 1600x800).", valueName: "WxH"))
+    var size: String?
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, png }
+
+    /// The PNG's size: `size` or 1600×800; each side 64…8192 pixels.
+    static func pixelSize(_ text: String?) -> (width: Int, height: Int)? {
+        guard let text else { return (1600, 800) }
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+            (64...8192).contains(width), (64...8192).contains(height)
+        else { return nil }
+        return (width, height)
+    }
 
     func validate() throws {
         if let width, !(10...1000).contains(width) { throw ValidationError("--width must be between 10 and 1000.") }
@@ -44,6 +62,13 @@ struct MapCommand: AsyncParsableCommand {
             throw ValidationError("--zoom must be between 1 and \(Int(Viewport.maximumZoom)).")
         }
         if center != nil, place != nil { throw ValidationError("Give --center or --place, not both.") }
+        if format == .text, output != nil || size != nil { throw ValidationError("--output and --size are for --format png.") }
+        if format == .png, Self.pixelSize(size) == nil {
+            throw ValidationError("--size must be WIDTHxHEIGHT in pixels, each 64 to 8192, like 1600x800.")
+        }
+        if format == .png, output == nil, isatty(STDOUT_FILENO) != 0 {
+            throw ValidationError("A PNG is not for a terminal: give --output FILE, or redirect stdout.")
+        }
         if let center, MapRendering.coordinate(center) == nil {
             throw ValidationError("--center must be LAT,LON with -90…90 and -180…180, like 37.4,-122.1.")
         }
@@ -79,12 +104,44 @@ struct MapCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data(AccessibleOutput.map(list.locations, viewport: viewport).utf8))
             return
         }
+        if format == .png, let pixels = Self.pixelSize(self.size) {
+            try writePicture(list.locations, pixels: pixels, center: point, view: placeView, theme: settings.theme.value)
+            return
+        }
         let text = MapRendering.render(
             list.locations, width: size.width, height: size.height, center: point, zoom: zoom, view: placeView,
             mode: ascii ? .ascii : .braille,
             theme: color.enabled
                 ? MapColoring.theme(settings.theme.value, environment: ProcessInfo.processInfo.environment) : nil)
         FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}
+
+extension MapCommand {
+    /// The map as a PNG of `pixels`, in the theme's colours (`MapPalette.pixels`): to `--output`
+    /// (written whole, then renamed into place), else to stdout.
+    func writePicture(
+        _ locations: [StudentInformation], pixels: (width: Int, height: Int), center: (latitude: Double, longitude: Double)?,
+        view: ((Int, Int) -> Viewport)?, theme: Theme.Name
+    ) throws {
+        let viewport = MapRendering.viewport(
+            width: pixels.width / 2, height: pixels.height / 4, center: center, zoom: zoom, view: view)
+        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        let image = PixelMapRenderer().render(
+            viewport, pins: MapRendering.pins(locations), palette: MapPalette.pixels(noColor ? .mono : theme))
+        let bytes: [UInt8]
+        do { bytes = try PNG.encode(image) } catch { throw Self.fail(String(describing: error)) }
+        guard let output else {
+            FileHandle.standardOutput.write(Data(bytes))
+            return
+        }
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw Self.fail("Cannot write \(output): \(error.localizedDescription)")
+        }
+        FileHandle.standardError.write(
+            Data("Wrote \(output): \(image.width)×\(image.height) pixels, \(locations.count) locations.\n".utf8))
     }
 }
 

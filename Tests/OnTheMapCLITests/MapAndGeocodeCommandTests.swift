@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import MapPicture
 import OnTheMapModels
 import TerminalUI
 import Testing
@@ -251,5 +252,46 @@ import WorldMap
             "Algeria",
         ]
         #expect(largest.filter { result.stdout.contains($0) }.count >= 5, "\(result.stdout)")
+    }
+}
+
+/// `onthemap map --format png`: the class map as a picture a person can open.
+@Suite(.serialized) struct MapPictureCommandTests {
+    @Test func aPNGOfTheClassMapInTheThemesColours() async throws {
+        let folder = try ListCommandTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (theme, noColor) in [(Theme.Name.dark, ""), (.light, ""), (.dark, "1")] {
+            let file = folder.appendingPathComponent("class-\(theme)-\(noColor).png")
+            let result = try await ListCommandTests.runOffPool(
+                ["map", "--format", "png", "--output", file.path, "--size", "800x400", "--theme", theme.rawValue],
+                dataHome: folder, environment: ["NO_COLOR": noColor])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("800×400 pixels"))
+            let image = try PNG.decode(Array(try Data(contentsOf: file)))
+            #expect(image.width == 800 && image.height == 400)
+            let palette = MapPalette.pixels(noColor.isEmpty ? theme : .mono)
+            let viewport = PixelMapRenderer.viewport(pixelWidth: 800, pixelHeight: 400)
+            let atlantic = try #require(viewport.position(latitude: 30, longitude: -40))
+            #expect(image.color(x: Int(atlantic.column * 2), y: Int(atlantic.row * 4)) == palette.sea)
+            let sahara = try #require(viewport.position(latitude: 23, longitude: 12))
+            #expect(image.color(x: Int(sahara.column * 2), y: Int(sahara.row * 4)) == palette.land)
+            let pinPixels = stride(from: 0, to: image.pixels.count, by: 4).filter {
+                RGB(image.pixels[$0], image.pixels[$0 + 1], image.pixels[$0 + 2]) == palette.pins[PinStyle.normal.rawValue]
+            }
+            #expect(pinPixels.count > 100, "the demo class's markers are on the picture")
+        }
+    }
+
+    @Test func refusals() async throws {
+        let folder = try ListCommandTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for arguments in [
+            ["map", "--format", "png", "--size", "10x10", "--output", "x.png"], ["map", "--output", "x.png"],
+            ["map", "--format", "png", "--size", "9000x100", "--output", "x.png"],
+        ] {
+            let result = try await ListCommandTests.runOffPool(arguments, dataHome: folder)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.split(separator: "\n").first?.hasPrefix("Error: --") == true, "\(result.stderr)")
+        }
     }
 }

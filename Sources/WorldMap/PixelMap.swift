@@ -1,0 +1,170 @@
+/// A colour, 8 bits a channel.
+public struct RGB: Sendable, Hashable {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+
+    public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+}
+
+/// A picture: `width × height` pixels, RGBA, row by row from the top.
+public struct RGBAImage: Sendable, Hashable {
+    public let width: Int
+    public let height: Int
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, fill: RGB) {
+        self.width = width
+        self.height = height
+        pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for index in stride(from: 0, to: pixels.count, by: 4) {
+            pixels[index] = fill.red
+            pixels[index + 1] = fill.green
+            pixels[index + 2] = fill.blue
+        }
+    }
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// The colour at (`x`, `y`); `nil` outside the picture.
+    public func color(x: Int, y: Int) -> RGB? {
+        guard x >= 0, y >= 0, x < width, y < height else { return nil }
+        let index = (y * width + x) * 4
+        return RGB(pixels[index], pixels[index + 1], pixels[index + 2])
+    }
+
+    mutating func set(x: Int, y: Int, _ color: RGB) {
+        guard x >= 0, y >= 0, x < width, y < height else { return }
+        let index = (y * width + x) * 4
+        pixels[index] = color.red
+        pixels[index + 1] = color.green
+        pixels[index + 2] = color.blue
+        pixels[index + 3] = 255
+    }
+}
+
+/// The colours of a picture of the map: a theme's map palette as RGB (the caller derives it from
+/// the one theme the cell map uses, so both look alike).
+public struct PixelPalette: Sendable, Hashable {
+    public var sea: RGB
+    public var land: RGB
+    public var coast: RGB
+    public var border: RGB
+    public var admin1: RGB
+    public var outline: RGB
+    /// The fill of a pin of each style (`PinStyle.allCases` order).
+    public var pins: [RGB]
+    /// The ring around every pin, so that it stands out on land and sea alike.
+    public var pinEdge: RGB
+
+    public init(sea: RGB, land: RGB, coast: RGB, border: RGB, admin1: RGB, outline: RGB, pins: [RGB], pinEdge: RGB) {
+        self.sea = sea
+        self.land = land
+        self.coast = coast
+        self.border = border
+        self.admin1 = admin1
+        self.outline = outline
+        self.pins = pins
+        self.pinEdge = pinEdge
+    }
+
+    func pin(_ style: PinStyle) -> RGB { pins.indices.contains(style.rawValue) ? pins[style.rawValue] : pins.first ?? pinEdge }
+}
+
+/// The map as pixels: the same view, land, coasts, borders and state lines as `MapRenderer`'s
+/// cells — one dot of its 2×4-dot raster a pixel, so the picture is `viewport.width × 2` by
+/// `viewport.height × 4` — with land filled, and pins as round markers, a cluster larger with
+/// its size, your own and the selected pin in their own colours and drawn last.
+public struct PixelMapRenderer: Sendable {
+    public var renderer: MapRenderer
+
+    public init(renderer: MapRenderer = MapRenderer()) { self.renderer = renderer }
+
+    /// The viewport whose dot raster is `width × height` pixels (cells of 2×4 pixels).
+    public static func viewport(pixelWidth: Int, pixelHeight: Int) -> Viewport {
+        Viewport.world(width: max(1, pixelWidth / 2), height: max(1, pixelHeight / 4))
+    }
+
+    public func render(_ viewport: Viewport, pins: [MapPin] = [], palette: PixelPalette) -> RGBAImage {
+        let layers = renderer.layers(viewport, dashedAdmin1: false)
+        let width = viewport.width * 2
+        let height = viewport.height * 4
+        var image = RGBAImage(width: width, height: height, fill: palette.sea)
+        for cellRow in 0..<viewport.height {
+            for cellColumn in 0..<viewport.width {
+                let index = cellRow * viewport.width + cellColumn
+                let any = layers.land[index] | layers.borders[index] | layers.admin1[index] | layers.outline[index]
+                guard any != 0 else { continue }
+                for dx in 0..<2 {
+                    for dy in 0..<4 {
+                        let bit = LandRasterizer.dotBits[dx][dy]
+                        let color: RGB
+                        if layers.outline[index] & bit != 0 {
+                            color = palette.outline
+                        } else if layers.borders[index] & bit != 0 {
+                            color = palette.border
+                        } else if layers.admin1[index] & bit != 0 {
+                            color = palette.admin1
+                        } else if layers.coast[index] & bit != 0 {
+                            color = palette.coast
+                        } else if layers.land[index] & bit != 0 {
+                            color = palette.land
+                        } else {
+                            continue
+                        }
+                        image.set(x: cellColumn * 2 + dx, y: cellRow * 4 + dy, color)
+                    }
+                }
+            }
+        }
+        drawPins(pins, viewport: viewport, palette: palette, into: &image)
+        return image
+    }
+
+    /// The radius of a lone pin's marker in pixels, for a picture of this size.
+    public static func pinRadius(width: Int, height: Int) -> Double { max(2.5, Double(min(width, height)) / 160) }
+
+    /// Pins whose markers would overlap (in one square of the marker's diameter) are one cluster,
+    /// drawn as one marker at their mean position whose size grows with the count, in the colour
+    /// of its highest style; higher styles are drawn last.
+    private func drawPins(_ pins: [MapPin], viewport: Viewport, palette: PixelPalette, into image: inout RGBAImage) {
+        let base = Self.pinRadius(width: image.width, height: image.height)
+        let square = base * 2
+        var clusters: [Int: (x: Double, y: Double, count: Int, style: PinStyle)] = [:]
+        for pin in pins where pin.isDrawable {
+            guard let p = viewport.position(latitude: pin.latitude, longitude: pin.longitude) else { continue }
+            let (x, y) = (p.column * 2, p.row * 4)
+            guard x >= 0, y >= 0, x < Double(image.width), y < Double(image.height) else { continue }
+            let key = Int(y / square) * 65_536 + Int(x / square)
+            var cluster = clusters[key] ?? (0, 0, 0, .normal)
+            cluster = (cluster.x + x, cluster.y + y, cluster.count + 1, max(cluster.style, pin.style))
+            clusters[key] = cluster
+        }
+        for cluster in clusters.values.sorted(by: { ($0.style, $0.count) < ($1.style, $1.count) }) {
+            let count = Double(cluster.count)
+            let radius = base * (cluster.count == 1 ? 1 : min(2.5, 1 + 0.35 * (count - 1).squareRoot()))
+            let (x, y) = (cluster.x / count, cluster.y / count)
+            disc(x: x, y: y, radius: radius + 1.5, palette.pinEdge, into: &image)
+            disc(x: x, y: y, radius: radius, palette.pin(cluster.style), into: &image)
+        }
+    }
+
+    private func disc(x: Double, y: Double, radius: Double, _ color: RGB, into image: inout RGBAImage) {
+        let r2 = radius * radius
+        for py in Int((y - radius).rounded(.down))...Int((y + radius).rounded(.up)) {
+            for px in Int((x - radius).rounded(.down))...Int((x + radius).rounded(.up)) {
+                let dx = Double(px) + 0.5 - x
+                let dy = Double(py) + 0.5 - y
+                if dx * dx + dy * dy <= r2 { image.set(x: px, y: py, color) }
+            }
+        }
+    }
+}
