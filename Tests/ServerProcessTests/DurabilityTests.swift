@@ -38,9 +38,9 @@ import Testing
                 }
             }
         }
-        _ = server.waitForExit()
+        let status = server.waitForExit()
         let answered = await acknowledged.all
-        #expect(answered.count >= Self.total / 3)
+        #expect(answered.count >= Self.total / 3, "the server ended with \(status) before the kill; its log ends: \(server.logTail)")
         #expect(answered.count < Self.total, "the kill came before every post was answered")
 
         let restarted = try await ServerProcess.start(database: database, arguments: ["--open-writes"])

@@ -23,6 +23,10 @@ public final class ServerProcess: @unchecked Sendable {
     public let port: Int
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     private let output: Pipe
+    private let tail = LogTail()
+
+    /// The last 8 KB the child logged (stdout and stderr), to say why it ended when it should not have.
+    public var logTail: String { tail.text }
 
     /// Starts the server on `database` (a SQLite path or PostgreSQL URL) and waits until it listens.
     public static func start(database: String, arguments: [String] = []) async throws -> ServerProcess {
@@ -42,7 +46,7 @@ public final class ServerProcess: @unchecked Sendable {
         self.port = port
         self.output = output
         // Keep draining the log so the child never blocks on a full pipe.
-        output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        output.fileHandleForReading.readabilityHandler = { [tail] handle in tail.add(handle.availableData) }
     }
 
     /// Reads the child's log until "listening on http://127.0.0.1:PORT" (at most 30 s).
@@ -93,4 +97,19 @@ public final class ServerProcess: @unchecked Sendable {
     deinit {
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
     }
+}
+
+/// The end of a child's log, kept as it is drained.
+private final class LogTail: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bytes: [UInt8] = []
+
+    func add(_ data: Data) {
+        lock.withLock {
+            bytes += data
+            if bytes.count > 8192 { bytes.removeFirst(bytes.count - 8192) }
+        }
+    }
+
+    var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
 }
