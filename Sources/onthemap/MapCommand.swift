@@ -43,7 +43,11 @@ struct MapCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The PNG's size in pixels (--format png; default 1600x800).", valueName: "WxH"))
     var size: String?
 
+    @Option(help: "Print the map as an image for a terminal that shows them: kitty (kitty, WezTerm, Ghostty, Konsole) or iterm (iTerm2, WezTerm, VS Code).")
+    var graphics: Graphics?
+
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, png }
+    enum Graphics: String, ExpressibleByArgument, CaseIterable { case kitty, iterm }
 
     /// The PNG's size: `size` or 1600×800; each side 64…8192 pixels.
     static func pixelSize(_ text: String?) -> (width: Int, height: Int)? {
@@ -62,6 +66,7 @@ struct MapCommand: AsyncParsableCommand {
             throw ValidationError("--zoom must be between 1 and \(Int(Viewport.maximumZoom)).")
         }
         if center != nil, place != nil { throw ValidationError("Give --center or --place, not both.") }
+        if graphics != nil, format == .png || accessible.isOn { throw ValidationError("--graphics prints to a terminal: not with --format png or --accessible.") }
         if format == .text, output != nil || size != nil { throw ValidationError("--output and --size are for --format png.") }
         if format == .png, Self.pixelSize(size) == nil {
             throw ValidationError("--size must be WIDTHxHEIGHT in pixels, each 64 to 8192, like 1600x800.")
@@ -104,6 +109,18 @@ struct MapCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data(AccessibleOutput.map(list.locations, viewport: viewport).utf8))
             return
         }
+        if let graphics {
+            let cell = MapRendering.cellPixels()
+            let rows = max(1, size.height - 1)
+            let pixels = (width: min(8192, size.width * cell.width), height: min(8192, rows * cell.height))
+            let png = try picture(list.locations, pixels: pixels, center: point, view: placeView, theme: settings.theme.value)
+            let image =
+                graphics == .kitty
+                ? TerminalImage.kitty(png: png, columns: size.width, rows: rows)
+                : TerminalImage.iterm(png: png, columns: size.width, rows: rows)
+            FileHandle.standardOutput.write(Data((image + "\n").utf8))
+            return
+        }
         if format == .png, let pixels = Self.pixelSize(self.size) {
             try writePicture(list.locations, pixels: pixels, center: point, view: placeView, theme: settings.theme.value)
             return
@@ -124,13 +141,7 @@ extension MapCommand {
         _ locations: [StudentInformation], pixels: (width: Int, height: Int), center: (latitude: Double, longitude: Double)?,
         view: ((Int, Int) -> Viewport)?, theme: Theme.Name
     ) throws {
-        let viewport = MapRendering.viewport(
-            width: pixels.width / 2, height: pixels.height / 4, center: center, zoom: zoom, view: view)
-        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-        let image = PixelMapRenderer().render(
-            viewport, pins: MapRendering.pins(locations), palette: MapPalette.pixels(noColor ? .mono : theme))
-        let bytes: [UInt8]
-        do { bytes = try PNG.encode(image) } catch { throw Self.fail(String(describing: error)) }
+        let bytes = try picture(locations, pixels: pixels, center: center, view: view, theme: theme)
         guard let output else {
             FileHandle.standardOutput.write(Data(bytes))
             return
@@ -141,7 +152,20 @@ extension MapCommand {
             throw Self.fail("Cannot write \(output): \(error.localizedDescription)")
         }
         FileHandle.standardError.write(
-            Data("Wrote \(output): \(image.width)×\(image.height) pixels, \(locations.count) locations.\n".utf8))
+            Data("Wrote \(output): \(pixels.width / 2 * 2)×\(pixels.height / 4 * 4) pixels, \(locations.count) locations.\n".utf8))
+    }
+
+    /// The map as a PNG of (about) `pixels`: 2×4 pixels a cell of the view.
+    func picture(
+        _ locations: [StudentInformation], pixels: (width: Int, height: Int), center: (latitude: Double, longitude: Double)?,
+        view: ((Int, Int) -> Viewport)?, theme: Theme.Name
+    ) throws -> [UInt8] {
+        let viewport = MapRendering.viewport(
+            width: pixels.width / 2, height: pixels.height / 4, center: center, zoom: zoom, view: view)
+        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        let image = PixelMapRenderer().render(
+            viewport, pins: MapRendering.pins(locations), palette: MapPalette.pixels(noColor ? .mono : theme))
+        do { return try PNG.encode(image) } catch { throw Self.fail(String(describing: error)) }
     }
 }
 

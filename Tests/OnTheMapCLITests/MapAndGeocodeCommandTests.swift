@@ -282,6 +282,31 @@ import WorldMap
         }
     }
 
+    /// `--graphics kitty|iterm`: the same picture inline, sized to the cells (10×20 pixels a cell
+    /// off a terminal), and its payload the PNG: looked at after decoding it.
+    @Test(arguments: ["kitty", "iterm"]) func anInlineImageForATerminalThatShowsThem(protocolName: String) async throws {
+        let folder = try ListCommandTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await ListCommandTests.runOffPool(
+            ["map", "--graphics", protocolName, "--width", "80", "--height", "21"], dataHome: folder, environment: ["NO_COLOR": ""])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = result.stdout.trimmingCharacters(in: .newlines)
+        #expect(text.hasPrefix(protocolName == "kitty" ? "\u{1B}_Ga=T,f=100,t=d,i=1,q=2,c=80,r=20," : "\u{1B}]1337;File=inline=1;"))
+        let png = try #require(TerminalImage.payload(of: text))
+        let image = try PNG.decode(png)
+        #expect(image.width == 800 && image.height == 400)
+        let palette = MapPalette.pixels(.dark)
+        let viewport = PixelMapRenderer.viewport(pixelWidth: 800, pixelHeight: 400)
+        let atlantic = try #require(viewport.position(latitude: 30, longitude: -40))
+        #expect(image.color(x: Int(atlantic.column * 2), y: Int(atlantic.row * 4)) == palette.sea)
+        if protocolName == "kitty" {
+            let chunks = text.components(separatedBy: "\u{1B}\\").filter { !$0.isEmpty }
+            #expect(chunks.count > 1, "a picture this size takes several chunks")
+            #expect(chunks.dropLast().allSatisfy { $0.contains("m=1;") } && chunks.last?.contains("m=0;") == true)
+            #expect(chunks.allSatisfy { $0.count <= 4096 + 64 })
+        }
+    }
+
     @Test func refusals() async throws {
         let folder = try ListCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
