@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "MapPicture", dependencies: ["CPNG", "WorldMap"]),
 
         /// Timings and memory of the map and the geocoder, with budgets (`make bench`, RELEASE_FLAGS).
-        .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo"]),
+        .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo", "MapPicture", "TerminalUI"]),
 
         .testTarget(
             name: "WorldMapTests", dependencies: ["WorldMap", "DemoClass", "AppTestSupport"], exclude: ["Snapshots"]),

@@ -52,6 +52,9 @@ int otm_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, 
     image.width = width;
     image.height = height;
     image.format = PNG_FORMAT_RGBA;
+    // Fast compression (no filter search, a quick zlib level): a map is large flat areas, which
+    // compress well anyway, and the default level took 270 ms for 2,000×1,200 pixels.
+    image.flags = PNG_IMAGE_FLAG_FAST;
     png_alloc_size_t size = 0;
     // First the size, then the bytes (libpng's two-call form).
     if (!png.write_to_memory(&image, NULL, &size, 0, pixels, 0, NULL)) {

@@ -97,34 +97,58 @@ public struct PixelMapRenderer: Sendable {
         let layers = renderer.layers(viewport, dashedAdmin1: false)
         let width = viewport.width * 2
         let height = viewport.height * 4
-        var image = RGBAImage(width: width, height: height, fill: palette.sea)
-        for cellRow in 0..<viewport.height {
-            for cellColumn in 0..<viewport.width {
-                let index = cellRow * viewport.width + cellColumn
-                let any = layers.land[index] | layers.borders[index] | layers.admin1[index] | layers.outline[index]
-                guard any != 0 else { continue }
-                for dx in 0..<2 {
-                    for dy in 0..<4 {
-                        let bit = LandRasterizer.dotBits[dx][dy]
-                        let color: RGB
-                        if layers.outline[index] & bit != 0 {
-                            color = palette.outline
-                        } else if layers.borders[index] & bit != 0 {
-                            color = palette.border
-                        } else if layers.admin1[index] & bit != 0 {
-                            color = palette.admin1
-                        } else if layers.coast[index] & bit != 0 {
-                            color = palette.coast
-                        } else if layers.land[index] & bit != 0 {
-                            color = palette.land
-                        } else {
-                            continue
+        // One packed RGBA word a pixel (bytes R, G, B, A in memory on a little-endian machine).
+        func packed(_ color: RGB) -> UInt32 {
+            UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | 0xFF00_0000
+        }
+        let (land, coast, border, admin1, outline) = (
+            packed(palette.land), packed(palette.coast), packed(palette.border), packed(palette.admin1),
+            packed(palette.outline)
+        )
+        var words = [UInt32](repeating: packed(palette.sea), count: width * height)
+        let bits = LandRasterizer.dotBits
+        words.withUnsafeMutableBufferPointer { out in
+            for cellRow in 0..<viewport.height {
+                let rowBase = cellRow * 4 * width
+                for cellColumn in 0..<viewport.width {
+                    let index = cellRow * viewport.width + cellColumn
+                    let masks = (
+                        layers.land[index], layers.coast[index], layers.borders[index], layers.admin1[index],
+                        layers.outline[index]
+                    )
+                    guard masks.0 | masks.2 | masks.3 | masks.4 != 0 else { continue }
+                    let base = rowBase + cellColumn * 2
+                    if masks.0 == 0xFF, masks.1 | masks.2 | masks.3 | masks.4 == 0 {
+                        for dy in 0..<4 {
+                            out[base + dy * width] = land
+                            out[base + dy * width + 1] = land
                         }
-                        image.set(x: cellColumn * 2 + dx, y: cellRow * 4 + dy, color)
+                        continue
+                    }
+                    for dx in 0..<2 {
+                        for dy in 0..<4 {
+                            let bit = bits[dx][dy]
+                            let color: UInt32
+                            if masks.4 & bit != 0 {
+                                color = outline
+                            } else if masks.2 & bit != 0 {
+                                color = border
+                            } else if masks.3 & bit != 0 {
+                                color = admin1
+                            } else if masks.1 & bit != 0 {
+                                color = coast
+                            } else if masks.0 & bit != 0 {
+                                color = land
+                            } else {
+                                continue
+                            }
+                            out[base + dy * width + dx] = color
+                        }
                     }
                 }
             }
         }
+        var image = RGBAImage(width: width, height: height, pixels: words.withUnsafeBytes { Array($0) })
         drawPins(pins, viewport: viewport, palette: palette, into: &image)
         return image
     }

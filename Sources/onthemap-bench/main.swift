@@ -2,6 +2,8 @@
 // Run release-built through `make bench` (RELEASE_FLAGS). Exits 1 when a figure is over budget.
 import Foundation
 import Geo
+import MapPicture
+import TerminalUI
 import WorldMap
 
 /// Milliseconds of the median run.
@@ -92,6 +94,20 @@ let geocode = medianMilliseconds(runs: 200) {
 }
 let load = medianMilliseconds(runs: 20) { Gazetteer().cityCount }
 
+// Pictures: a 200×60-cell frame at 10×20-pixel cells (2,000×1,200 px), rasterised, then as a PNG.
+let pixels = PixelMapRenderer()
+let palette = MapPalette.pixels(.dark)
+let pictureWorld = PixelMapRenderer.viewport(pixelWidth: 2000, pixelHeight: 1200)
+var pictureCity = pictureWorld
+pictureCity.setZoom(256)
+pictureCity.center(latitude: 48.86, longitude: 2.35)
+let rasterWorld = medianMilliseconds(runs: 30) { pixels.render(pictureWorld, pins: hundred, palette: palette).pixels.count }
+let rasterCity = medianMilliseconds(runs: 30) { pixels.render(pictureCity, pins: hundred, palette: palette).pixels.count }
+// The cells of the same view: the layers both share, plus names (what a picture's raster builds on).
+let layersCity = medianMilliseconds(runs: 30) { renderer.render(pictureCity).grid.cells.count }
+let worldImage = pixels.render(pictureWorld, pins: hundred, palette: palette)
+let encodePNG = medianMilliseconds(runs: 10) { (try? PNG.encode(worldImage))?.count ?? 0 }
+
 func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 
 figures.append(
@@ -105,6 +121,13 @@ figures.append(
     Figure(
         name: "200x60 Braille city frame (Paris, zoom 256), 100 pins (median)", value: frameCity.median, unit: "ms",
         budget: 5))
+figures.append(
+    Figure(name: "2000x1200 px world picture rasterised, 100 pins (median)", value: rasterWorld.median, unit: "ms", budget: 40))
+figures.append(
+    Figure(name: "2000x1200 px city picture (Paris, zoom 256) rasterised (median)", value: rasterCity.median, unit: "ms", budget: 40))
+print("(1000x300-cell Braille frame of the same city view: \(String(format: "%.1f", layersCity.median)) ms)")
+figures.append(
+    Figure(name: "2000x1200 px world picture as PNG, libpng (median of 10)", value: encodePNG.median, unit: "ms", budget: 120))
 figures.append(
     Figure(
         name: "one offline geocode (median of \(queries.count) mixed queries)",
