@@ -65,7 +65,9 @@ let package = Package(
         /// libpng's simplified API, resolved with dlopen on the first picture (libpng-dev's header only).
         .target(name: "CPNG"),
         /// The map as PNG files (`onthemap map --format png`), through CPNG.
-        .target(name: "MapPicture", dependencies: ["CPNG", "WorldMap"]),
+        /// libchafa's Sixel canvas, resolved with dlopen on the first Sixel picture (no header needed).
+        .target(name: "CChafa"),
+        .target(name: "MapPicture", dependencies: ["CPNG", "CChafa", "WorldMap"]),
 
         /// Timings and memory of the map and the geocoder, with budgets (`make bench`, RELEASE_FLAGS).
         .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo", "MapPicture", "TerminalUI"]),

@@ -43,11 +43,11 @@ struct MapCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The PNG's size in pixels (--format png; default 1600x800).", valueName: "WxH"))
     var size: String?
 
-    @Option(help: "Print the map as an image for a terminal that shows them: kitty (kitty, WezTerm, Ghostty, Konsole) or iterm (iTerm2, WezTerm, VS Code).")
+    @Option(help: "Print the map as an image for a terminal that shows them: kitty (kitty, WezTerm, Ghostty, Konsole), iterm (iTerm2, WezTerm, VS Code) or sixel (foot, xterm -ti vt340, mlterm, Windows Terminal; needs libchafa).")
     var graphics: Graphics?
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, png }
-    enum Graphics: String, ExpressibleByArgument, CaseIterable { case kitty, iterm }
+    enum Graphics: String, ExpressibleByArgument, CaseIterable { case kitty, iterm, sixel }
 
     /// The PNG's size: `size` or 1600×800; each side 64…8192 pixels.
     static func pixelSize(_ text: String?) -> (width: Int, height: Int)? {
@@ -113,11 +113,22 @@ struct MapCommand: AsyncParsableCommand {
             let cell = MapRendering.cellPixels()
             let rows = max(1, size.height - 1)
             let pixels = (width: min(8192, size.width * cell.width), height: min(8192, rows * cell.height))
-            let png = try picture(list.locations, pixels: pixels, center: point, view: placeView, theme: settings.theme.value)
-            let image =
-                graphics == .kitty
-                ? TerminalImage.kitty(png: png, columns: size.width, rows: rows)
-                : TerminalImage.iterm(png: png, columns: size.width, rows: rows)
+            let image: String
+            switch graphics {
+            case .sixel:
+                let raster = raster(list.locations, pixels: pixels, center: point, view: placeView, theme: settings.theme.value)
+                do {
+                    image = try Sixel.encode(raster, columns: size.width, rows: rows, cell: cell)
+                } catch {
+                    throw Self.fail(String(describing: error))
+                }
+            case .kitty, .iterm:
+                let png = try picture(list.locations, pixels: pixels, center: point, view: placeView, theme: settings.theme.value)
+                image =
+                    graphics == .kitty
+                    ? TerminalImage.kitty(png: png, columns: size.width, rows: rows)
+                    : TerminalImage.iterm(png: png, columns: size.width, rows: rows)
+            }
             FileHandle.standardOutput.write(Data((image + "\n").utf8))
             return
         }
@@ -160,12 +171,20 @@ extension MapCommand {
         _ locations: [StudentInformation], pixels: (width: Int, height: Int), center: (latitude: Double, longitude: Double)?,
         view: ((Int, Int) -> Viewport)?, theme: Theme.Name
     ) throws -> [UInt8] {
+        let image = raster(locations, pixels: pixels, center: center, view: view, theme: theme)
+        do { return try PNG.encode(image) } catch { throw Self.fail(String(describing: error)) }
+    }
+
+    /// The map's pixels, (about) `pixels` of them, in the theme's colours (mono under NO_COLOR).
+    func raster(
+        _ locations: [StudentInformation], pixels: (width: Int, height: Int), center: (latitude: Double, longitude: Double)?,
+        view: ((Int, Int) -> Viewport)?, theme: Theme.Name
+    ) -> RGBAImage {
         let viewport = MapRendering.viewport(
             width: pixels.width / 2, height: pixels.height / 4, center: center, zoom: zoom, view: view)
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-        let image = PixelMapRenderer().render(
+        return PixelMapRenderer().render(
             viewport, pins: MapRendering.pins(locations), palette: MapPalette.pixels(noColor ? .mono : theme))
-        do { return try PNG.encode(image) } catch { throw Self.fail(String(describing: error)) }
     }
 }
 

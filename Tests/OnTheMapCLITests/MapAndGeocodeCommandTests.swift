@@ -307,6 +307,40 @@ import WorldMap
         }
     }
 
+    /// `--graphics sixel` (libchafa): decoded back with libsixel's `sixel2png` (`make test`
+    /// installs libsixel-bin) and looked at: chafa quantises the palette, so colours are compared
+    /// within a tolerance.
+    @Test func aSixelPictureDecodesToTheMap() async throws {
+        let folder = try ListCommandTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await ListCommandTests.runOffPool(
+            ["map", "--graphics", "sixel", "--width", "80", "--height", "21"], dataHome: folder, environment: ["NO_COLOR": ""])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("\u{1B}P"), "a DCS: Sixel")
+        let sixel = folder.appendingPathComponent("map.six")
+        let png = folder.appendingPathComponent("map.png")
+        try Data(result.stdout.utf8).write(to: sixel)
+        let decode = Process()
+        decode.executableURL = URL(fileURLWithPath: "/usr/bin/sixel2png")
+        decode.arguments = ["-i", sixel.path, "-o", png.path]
+        try decode.run()
+        decode.waitUntilExit()
+        #expect(decode.terminationStatus == 0)
+        let image = try PNG.decode(Array(try Data(contentsOf: png)))
+        #expect(image.width == 800 && image.height >= 390 && image.height <= 400, "\(image.width)×\(image.height)")
+        let palette = MapPalette.pixels(.dark)
+        let viewport = PixelMapRenderer.viewport(pixelWidth: 800, pixelHeight: 400)
+        func near(_ a: RGB?, _ b: RGB) -> Bool {
+            guard let a else { return false }
+            return abs(Int(a.red) - Int(b.red)) <= 24 && abs(Int(a.green) - Int(b.green)) <= 24 && abs(Int(a.blue) - Int(b.blue)) <= 24
+        }
+        for (latitude, longitude, expected, place) in [(30.0, -40.0, palette.sea, "mid-Atlantic"), (23, 12, palette.land, "Sahara")] {
+            let p = try #require(viewport.position(latitude: latitude, longitude: longitude))
+            let seen = image.color(x: Int(p.column * 2), y: Int(p.row * 4))
+            #expect(near(seen, expected), "\(place): \(String(describing: seen)) for \(expected)")
+        }
+    }
+
     @Test func refusals() async throws {
         let folder = try ListCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
