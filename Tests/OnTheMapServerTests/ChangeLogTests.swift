@@ -157,34 +157,6 @@ import Testing
         #expect(ended?["code"] as? Int == 209)
     }
 
-    /// The fan-out runs in the follower's task: a write is answered while every subscriber's
-    /// events are still being decided (was: in the writer's request, under one lock).
-    @Test func aWriteIsAnsweredWhileItsFanOutIsStillRunning() async throws {
-        let fanOut = HeldGate()
-        let server = try await TestServer.start(openWrites: true) { configuration in
-            configuration.liveQueryVisibility = { row, _ in
-                if row.mapString == "Slow" { fanOut.enterAndWait() }
-                return true
-            }
-        }
-        defer { Task { await server.stop() } }
-        defer { fanOut.release() }
-        let client = try await Self.subscriber(port: server.server.port)
-        let post = Task {
-            try await RawHTTP.send(
-                "POST", server.baseURL, "/parse/classes/StudentLocation",
-                json: #"{"uniqueKey":"k","firstName":"A","lastName":"B","mapString":"Slow","latitude":1,"longitude":2}"#)
-        }
-        let waiting = try await poll(until: .now + .seconds(60), { fanOut.isWaiting }, isDone: { $0 })
-        #expect(waiting, "the fan-out reached the row")
-        let reply = try await post.value
-        let answeredWhileHeld = fanOut.isWaiting
-        #expect(reply.status == 201)
-        #expect(answeredWhileHeld, "the POST was answered while its fan-out was held")
-        fanOut.release()
-        #expect(await client.next()?["op"] as? String == "create")
-    }
-
     /// The per-socket and per-address bounds on regex work, and the patterns no bound can
     /// bound, refused at `subscribe` (was: 25 such subscriptions made one PUT take 5.9 s).
     @Test func subscriptionsWhoseRegexWorkIsUnboundedAreRefused() async throws {
@@ -224,35 +196,6 @@ import Testing
     ])
     func regexCost(pattern: String, unbounded: Bool) {
         #expect(RegexCost.isUnbounded(pattern) == unbounded)
-    }
-}
-
-/// A gate the fan-out waits at (on its own thread, at most a minute) until the test releases it.
-private final class HeldGate: @unchecked Sendable {
-    private let lock = NSLock()
-    private let semaphore = DispatchSemaphore(value: 0)
-    private var waiting = false
-    private var released = false
-
-    func enterAndWait() {
-        let wait = lock.withLock { () -> Bool in
-            waiting = !released
-            return waiting
-        }
-        guard wait else { return }
-        _ = semaphore.wait(timeout: .now() + 60)
-        lock.withLock { waiting = false }
-    }
-
-    /// Whether the fan-out is waiting here now.
-    var isWaiting: Bool { lock.withLock { waiting } }
-
-    func release() {
-        let first = lock.withLock { () -> Bool in
-            defer { released = true }
-            return !released
-        }
-        if first { semaphore.signal() }
     }
 }
 
