@@ -206,7 +206,7 @@ let package = Package(
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
         .testTarget(
             name: "ViewModelsTests",
-            dependencies: ["ViewModels", "AppTestSupport", "APIClient", "Geo", "OnTheMapModels"]),
+            dependencies: ["ViewModels", "AppTestSupport", "APIClient", "BoundedHTTP", "Geo", "OnTheMapModels"]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "ViewModels", "AppTestSupport", "APIClient", "Geo", "OnTheMapModels"],
