@@ -87,11 +87,12 @@ public final class AppViewModel {
     /// The rows every pane shows: the store's, filtered, in the chosen order.
     public var visibleRows: [StudentInformation] { browse.sort.apply(browse.visible(store.locations), home: ownPin) }
 
+    /// Who is looking: the one answer to "is this row mine?" and "may I hide it?" (`Viewer`).
+    public var viewer: Viewer { Viewer(accountKey: session?.accountKey, isModerator: isModerator) }
+
     /// Your own pin (your newest row), from which the table measures distances.
     public var ownPin: GeoPoint? {
-        guard let key = session?.accountKey, let mine = store.locations.first(where: { $0.uniqueKey == key }) else {
-            return nil
-        }
+        guard let mine = store.locations.first(where: viewer.owns) else { return nil }
         return GeoPoint(latitude: mine.latitude, longitude: mine.longitude)
     }
 

@@ -18,7 +18,7 @@ extension AppController {
         guard
             let sentence = MapWords.sentence(
                 for: action, viewport: map.viewport(width: area.width, height: area.height), rows: app.visibleRows,
-                selected: app.selectedRow, accountKey: app.session?.accountKey, home: app.ownPin, now: app.clock())
+                selected: app.selectedRow, viewer: app.viewer, home: app.ownPin, now: app.clock())
         else { return }
         announcement = sentence
     }

@@ -40,7 +40,7 @@ extension AppController {
             if app.isHelpOpen { return [.help] }
             if app.browse.isEditingFilter { return [.filter] }
             if app.isShowingDetails { return [.details] }
-            return KeyContext.browsing(app.browse.pane, moderator: app.isModerator)
+            return KeyContext.browsing(app.browse.pane, moderator: app.viewer.isModerator)
         }
     }
 

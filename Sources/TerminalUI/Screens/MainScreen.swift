@@ -51,7 +51,7 @@ public enum MainScreen {
             let hint = model.browse.isEditingFilter ? "Enter keeps · Esc clears" : "n/N match · Esc clears"
             buffer.put(hint, x: width - hint.count - 1, y: filterY, style: .dim)
         }
-        let contexts = KeyContext.browsing(model.browse.pane, moderator: model.isModerator)
+        let contexts = KeyContext.browsing(model.browse.pane, moderator: model.viewer.isModerator)
         let footerKeys = model.keys.footer(contexts)
         Footer.render(&buffer, text: footerKeys, status: "\(model.status) · \(model.server)")
         if let toast = model.toast { Overlay.toast(&buffer, text: toast) }
