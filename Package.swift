@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "Geo", dependencies: ["BoundedHTTP"], exclude: ["ATTRIBUTION.md"]),
 
         /// Timings and memory of the map and the geocoder, with budgets (`make bench`, RELEASE_FLAGS).
-        .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo"]),
+        .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo", "OnTheMapModels", "ViewModels"]),
 
         .testTarget(
             name: "WorldMapTests", dependencies: ["WorldMap", "DemoClass", "AppTestSupport"], exclude: ["Snapshots"]),

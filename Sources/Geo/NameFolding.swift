@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Must give the same keys as `fold()` in scripts/data/build_geodata.py, which built the index:
 /// "São Paulo" → "sao paulo", "Łódź" → "lodz", "St. Louis" → "st louis", "München" → "munchen".
-enum NameFolding {
+public enum NameFolding {
     private static let manual: [Unicode.Scalar: String] = [
         "ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "ß": "ss", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe",
         "đ": "d", "Đ": "d", "þ": "th", "Þ": "th", "ð": "d", "Ð": "d", "ı": "i", "ħ": "h", "Ħ": "h",
@@ -12,7 +12,7 @@ enum NameFolding {
     ]
     private static let dropped: Set<Unicode.Scalar> = [".", "'", "’", "ʻ", "ʼ", "`", "´"]
 
-    static func fold(_ name: String) -> String {
+    public static func fold(_ name: String) -> String {
         var out = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in name.decomposedStringWithCanonicalMapping.unicodeScalars {

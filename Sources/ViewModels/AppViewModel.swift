@@ -36,6 +36,8 @@ public final class AppViewModel {
     public internal(set) var confirmation: Confirmation?
     /// A moderator typing why a row is hidden, before it is.
     public internal(set) var hidePrompt: HidePrompt?
+    /// The "Go to" prompt (`:`), while it is open (`AppViewModel+GoTo`).
+    public internal(set) var goTo: GoToPrompt?
     /// The server names this account a moderator (`GET …/users/<key>` with the own session).
     public internal(set) var isModerator = false
     /// The login alert offers the cached copy (`browseOffline`).

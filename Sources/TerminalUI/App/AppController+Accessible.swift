@@ -79,7 +79,7 @@ extension AppController {
             }
         case .browsing:
             if app.isHelpOpen { return find("Keys", in: frame.buffer) }
-            if app.browse.isEditingFilter { return caret(in: frame.buffer) }
+            if app.browse.isEditingFilter || app.goTo != nil { return caret(in: frame.buffer) }
             if let id = app.selectedRow?.objectId, let row = spot(.row(id)) { return row }
             return spot(.pane(app.browse.pane.rawValue))
         }

@@ -29,6 +29,7 @@ extension AppController {
         if app.hasAlert { return [.alert] }
         if app.phase == .browsing, app.confirmation != nil { return [.confirmation] }
         if app.phase == .browsing, app.hidePrompt != nil { return [.reason] }
+        if app.phase == .browsing, app.goTo != nil { return [.goTo] }
         switch app.phase {
         case .login:
             if app.login.isBusy { return [] }
@@ -56,6 +57,7 @@ extension AppController {
         case .posting: app.posting?.type(character)
         case .filter: app.editFilter { $0.append(character) }
         case .reason: app.typeReason(character)
+        case .goTo: app.typeGoTo(character)
         default: break
         }
     }
