@@ -19,13 +19,15 @@ extension Gazetteer {
         let key = NameFolding.fold(text)
         guard !key.isEmpty, limit > 0, key.utf8.count <= 200 else { return [] }
         var found: [Completion] = []
+        let bytes = Array(key.utf8)
+        func score(_ names: [String]) -> Int? { names.compactMap { Self.score(bytes, Array($0.utf8)) }.max() }
         for country in countries {
-            if let score = Self.score(key, names: country.keys) {
+            if let score = score(country.keys) {
                 found.append(Completion(placemark: placemark(for: country), score: score + 2))
             }
         }
         for region in regions {
-            if let score = Self.score(key, names: region.keys) {
+            if let score = score(region.keys) {
                 found.append(Completion(placemark: placemark(for: region), score: score + 1))
             }
         }
@@ -43,32 +45,45 @@ extension Gazetteer {
         return result
     }
 
-    /// How `key` matches one of `names` (folded): 300 the whole name, 200 its start, 150 a word's
-    /// start, 50 its letters in order (keys of 3 letters or more); nil for no match.
+    /// How `key` matches one of `names` (both folded): 300 the whole name, 200 its start, 150 a
+    /// word's start, 50 its letters in order (keys of 3 letters or more); nil for no match.
     public static func score(_ key: String, names: [String]) -> Int? {
-        var best: Int?
-        for name in names {
-            let score: Int? =
-                name == key
-                ? 300
-                : name.hasPrefix(key)
-                    ? 200
-                    : name.contains(" " + key)
-                        ? 150 : key.count >= 3 && Self.isSubsequence(key, of: name) ? 50 : nil
-            if let score, score > (best ?? 0) { best = score }
-        }
-        return best
+        let key = Array(key.utf8)
+        return names.compactMap { score(key, Array($0.utf8)) }.max()
     }
 
-    /// Whether the characters of `key` appear in `name` in order (spaces in `key` skipped).
-    static func isSubsequence(_ key: String, of name: String) -> Bool {
-        var wanted = key.utf8.filter { $0 != 32 }.makeIterator()
-        var next = wanted.next()
-        for byte in name.utf8 where byte == next {
-            next = wanted.next()
-            if next == nil { return true }
+    /// `score(_:names:)` for one name, on the folded bytes (the folded alphabet is letters, digits
+    /// and single spaces, so bytes compare as characters do, and a keystroke stays cheap).
+    public static func score(_ key: [UInt8], _ name: [UInt8]) -> Int? {
+        guard !key.isEmpty, key.count <= name.count else {
+            return key.count >= 3 && isSubsequence(key, of: name) ? 50 : nil
         }
-        return next == nil
+        func startsAt(_ offset: Int) -> Bool {
+            var index = 0
+            while index < key.count {
+                if name[offset + index] != key[index] { return false }
+                index += 1
+            }
+            return true
+        }
+        if startsAt(0) { return key.count == name.count ? 300 : 200 }
+        var offset = 1
+        while offset + key.count <= name.count {
+            if name[offset - 1] == 32, startsAt(offset) { return 150 }
+            offset += 1
+        }
+        return key.count >= 3 && isSubsequence(key, of: name) ? 50 : nil
+    }
+
+    /// Whether the bytes of `key` appear in `name` in order (spaces in `key` skipped).
+    static func isSubsequence(_ key: [UInt8], of name: [UInt8]) -> Bool {
+        var position = 0
+        for byte in key where byte != 32 {
+            while position < name.count, name[position] != byte { position += 1 }
+            if position == name.count { return false }
+            position += 1
+        }
+        return true
     }
 
     /// Cities one of whose names starts with `key` (else with its longest start of at least 3
@@ -84,11 +99,21 @@ extension Gazetteer {
         // city index → (score, population)
         var best: [Int: (score: Int, population: Int)] = [:]
         for (line, exact) in lines {
-            let references = names.field(1, of: line)
-            for reference in references.split(separator: UInt8(ascii: ",")) {
-                let isPrimary = reference.first != UInt8(ascii: "~")
-                guard let index = Int(String(decoding: isPrimary ? reference : reference.dropFirst(), as: UTF8.self))
-                else { continue }
+            // The line is `name<TAB>ref,ref,…`, a ref a city's line number, `~` before an alternate name.
+            let bytes = names.line(line)
+            var position = (bytes.firstIndex(of: 9) ?? bytes.count - 1) + 1
+            while position < bytes.count {
+                let isPrimary = bytes[position] != UInt8(ascii: "~")
+                if !isPrimary { position += 1 }
+                var index = 0
+                var digits = 0
+                while position < bytes.count, bytes[position] >= 48, bytes[position] <= 57 {
+                    index = index * 10 + Int(bytes[position] - 48)
+                    digits += 1
+                    position += 1
+                }
+                position += 1  // the comma
+                guard digits > 0 else { continue }
                 let score = typo ? 40 : (exact ? 300 : 200) - (isPrimary ? 0 : 20)
                 if score > (best[index]?.score ?? -1) {
                     best[index] = (score, best[index]?.population ?? cityPopulation(index))
@@ -138,13 +163,6 @@ extension TextTable {
             index += 1
         }
         return found
-    }
-
-    /// Field `number` (0-based, tab-separated) of line `index`, as bytes.
-    func field(_ number: Int, of index: Int) -> ArraySlice<UInt8> {
-        let bytes = Array(line(index))
-        let parts = bytes.split(separator: 9, maxSplits: number + 1, omittingEmptySubsequences: false)
-        return number < parts.count ? parts[number] : []
     }
 
     /// Whether line `line`'s first field sorts before `key` (bytewise).

@@ -7,19 +7,19 @@ extension AppViewModel {
     /// Opens the prompt, empty.
     public func openGoTo() {
         isShowingDetails = false
-        goTo = GoToPrompt()
+        goTo = GoToPrompt(rows: store.locations)
     }
 
     /// Types a character into the prompt; its completions follow.
     public func typeGoTo(_ character: Character) {
         guard var prompt = goTo, !character.isNewline else { return }
-        prompt.set(prompt.text + String(character), rows: store.locations)
+        prompt.set(prompt.text + String(character))
         goTo = prompt
     }
 
     public func deleteGoToBackward() {
         guard var prompt = goTo, !prompt.text.isEmpty else { return }
-        prompt.set(String(prompt.text.dropLast()), rows: store.locations)
+        prompt.set(String(prompt.text.dropLast()))
         goTo = prompt
     }
 

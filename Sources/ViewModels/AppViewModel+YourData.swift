@@ -171,11 +171,13 @@ extension AppViewModel {
         }
     }
 
-    /// Logged out or the session ended: no role, no question, no prompt.
+    /// Logged out or the session ended: no role, no question, no prompt (a "Go to" left open
+    /// included, so the next login does not open on it).
     func forgetModeration() {
         isModerator = false
         confirmation = nil
         hidePrompt = nil
+        goTo = nil
     }
 
     static func place(of row: StudentInformation) -> String {

@@ -57,6 +57,15 @@ struct GoToTests {
         #expect(app.browse.filter.isEmpty, "the filter that hid her is cleared")
     }
 
+    @Test func loggingOutClosesThePrompt() async throws {
+        let app = try #require(await loggedInApp())
+        app.openGoTo()
+        app.typeGoTo("l")
+        app.logOut()
+        #expect(await eventually { app.phase == .login })
+        #expect(app.goTo == nil)
+    }
+
     @Test func enterWithNothingFoundKeepsThePromptAndSaysSo() async throws {
         let app = try #require(await loggedInApp())
         app.openGoTo()
