@@ -36,6 +36,15 @@ struct PlaceCompletionTests {
         #expect(names("emirates").contains("United Arab Emirates"), "\(names("emirates"))")
     }
 
+    /// ASCII names take a short path through `NameFolding.fold`; it must give the index's keys.
+    @Test func asciiNamesFoldAsBefore() {
+        #expect(NameFolding.fold("St. Louis") == "st louis")
+        #expect(NameFolding.fold("  O'Hare -- New-York  City, NY ") == "ohare new york city ny")
+        #expect(NameFolding.fold("`Abc`.12") == "abc12")
+        #expect(NameFolding.fold("São Paulo") == "sao paulo")
+        #expect(NameFolding.fold("") == "" && NameFolding.fold(" ,.- ") == "")
+    }
+
     @Test func aTypoLateInTheWordStillFindsTheCity() {
         #expect(names("lisbn").contains("Lisbon, Portugal"), "\(names("lisbn"))")
         #expect(names("").isEmpty && names("  ,. ").isEmpty)
