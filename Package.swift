@@ -70,7 +70,8 @@ let package = Package(
         .target(name: "MapPicture", dependencies: ["CPNG", "CChafa", "WorldMap"]),
 
         /// Timings and memory of the map and the geocoder, with budgets (`make bench`, RELEASE_FLAGS).
-        .executableTarget(name: "onthemap-bench", dependencies: ["WorldMap", "Geo", "MapPicture", "TerminalUI"]),
+        .executableTarget(
+            name: "onthemap-bench", dependencies: ["WorldMap", "Geo", "MapPicture", "TerminalUI", "OnTheMapModels", "ViewModels"]),
 
         .testTarget(
             name: "WorldMapTests", dependencies: ["WorldMap", "DemoClass", "AppTestSupport"], exclude: ["Snapshots"]),
@@ -214,7 +215,7 @@ let package = Package(
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
         .testTarget(
             name: "ViewModelsTests",
-            dependencies: ["ViewModels", "AppTestSupport", "APIClient", "Geo", "OnTheMapModels"]),
+            dependencies: ["ViewModels", "AppTestSupport", "APIClient", "BoundedHTTP", "Geo", "OnTheMapModels"]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "ViewModels", "AppTestSupport", "APIClient", "Geo", "OnTheMapModels"],

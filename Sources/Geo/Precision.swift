@@ -21,8 +21,9 @@ public enum Precision: String, CaseIterable, Codable, Sendable {
     }
 
     /// `placemark` no more precise than `self`. Places (a city, region or country: every answer
-    /// of the offline gazetteer, and an online geocoder's place answers) are centroids already and
-    /// stay as they are; a street-level answer (`.address`) is rounded to the city grid and
+    /// of the offline gazetteer, and an online geocoder's answers that it positively classes as a
+    /// place) are centroids already and stay as they are; a street-level answer (`.address`, which
+    /// is also what the online adapters make of an answer of unknown class) is rounded to the city grid and
     /// becomes a `.city` placemark with a box of about ±5 km around it, so the map preview
     /// does not zoom into the street either.
     public func coarsen(_ placemark: Placemark) -> Placemark {

@@ -22,7 +22,7 @@ extension AppViewModel {
             store.merge(firstPage: page)
         case .change(let op, let row):
             store.apply(op, row)
-            if op == .create, row.uniqueKey != session?.accountKey { show(toast: LiveFeed.toast(for: row)) }
+            if op == .create, !viewer.owns(row) { show(toast: LiveFeed.toast(for: row)) }
         case .live, .reconnecting, .refused:
             return
         }

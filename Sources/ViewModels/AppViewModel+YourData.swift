@@ -35,14 +35,11 @@ public struct HidePrompt: Sendable, Equatable {
 /// stay in the list of the owner and of moderators, marked (`StudentInformation.hidden`).
 extension AppViewModel {
     /// Your rows in the store, newest first.
-    public var ownRows: [StudentInformation] {
-        guard let key = session?.accountKey else { return [] }
-        return store.locations.filter { $0.uniqueKey == key }
-    }
+    public var ownRows: [StudentInformation] { viewer.own(store.locations) }
 
     /// The row a delete is about: the selected one when it is yours, else your newest.
     var ownRowToDelete: StudentInformation? {
-        if let selected = selectedRow, selected.uniqueKey == session?.accountKey { return selected }
+        if let selected = selectedRow, viewer.mayDelete(selected) { return selected }
         return ownRows.first
     }
 
@@ -66,11 +63,14 @@ extension AppViewModel {
     /// Asks a moderator for the reason to hide the selected row, or whether to show a hidden one
     /// again. Students are told it is not theirs to do (the key is not in their footer or help).
     public func askToHideSelected() {
-        guard isModerator else {
+        guard let row = selectedRow else {
+            if !viewer.isModerator { show(toast: "Only moderators hide rows.") }
+            return
+        }
+        guard viewer.mayHide(row) else {
             show(toast: "Only moderators hide rows.")
             return
         }
-        guard let row = selectedRow else { return }
         if row.hidden {
             confirmation = Confirmation(
                 act: .unhide(objectId: row.objectId),
@@ -171,11 +171,13 @@ extension AppViewModel {
         }
     }
 
-    /// Logged out or the session ended: no role, no question, no prompt.
+    /// Logged out or the session ended: no role, no question, no prompt (a "Go to" left open
+    /// included, so the next login does not open on it).
     func forgetModeration() {
         isModerator = false
         confirmation = nil
         hidePrompt = nil
+        goTo = nil
     }
 
     static func place(of row: StudentInformation) -> String {

@@ -36,6 +36,8 @@ public final class AppViewModel {
     public internal(set) var confirmation: Confirmation?
     /// A moderator typing why a row is hidden, before it is.
     public internal(set) var hidePrompt: HidePrompt?
+    /// The "Go to" prompt (`:`), while it is open (`AppViewModel+GoTo`).
+    public internal(set) var goTo: GoToPrompt?
     /// The server names this account a moderator (`GET …/users/<key>` with the own session).
     public internal(set) var isModerator = false
     /// The login alert offers the cached copy (`browseOffline`).
@@ -87,11 +89,12 @@ public final class AppViewModel {
     /// The rows every pane shows: the store's, filtered, in the chosen order.
     public var visibleRows: [StudentInformation] { browse.sort.apply(browse.visible(store.locations), home: ownPin) }
 
+    /// Who is looking: the one answer to "is this row mine?" and "may I hide it?" (`Viewer`).
+    public var viewer: Viewer { Viewer(accountKey: session?.accountKey, isModerator: isModerator) }
+
     /// Your own pin (your newest row), from which the table measures distances.
     public var ownPin: GeoPoint? {
-        guard let key = session?.accountKey, let mine = store.locations.first(where: { $0.uniqueKey == key }) else {
-            return nil
-        }
+        guard let mine = store.locations.first(where: viewer.owns) else { return nil }
         return GeoPoint(latitude: mine.latitude, longitude: mine.longitude)
     }
 

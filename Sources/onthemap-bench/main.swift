@@ -1,9 +1,11 @@
-// onthemap-bench: timings and memory of the map engine and the offline geocoder.
+// onthemap-bench: timings and memory of the map engine, the offline geocoder and "Go to"'s completions.
 // Run release-built through `make bench` (RELEASE_FLAGS). Exits 1 when a figure is over budget.
 import Foundation
 import Geo
 import MapPicture
+import OnTheMapModels
 import TerminalUI
+import ViewModels
 import WorldMap
 
 /// Milliseconds of the median run.
@@ -107,6 +109,24 @@ let rasterCity = medianMilliseconds(runs: 30) { pixels.render(pictureCity, pins:
 let layersCity = medianMilliseconds(runs: 30) { renderer.render(pictureCity).grid.cells.count }
 let worldImage = pixels.render(pictureWorld, pins: hundred, palette: palette)
 let encodePNG = medianMilliseconds(runs: 10) { (try? PNG.encode(worldImage))?.count ?? 0 }
+// "Go to": the completions each keystroke asks for (GoToPrompt.complete: the gazetteer and a
+// class of 1,000), typing a city, an accented city, a country, a classmate and a typo; the
+// figure is the slowest keystroke's median.
+let classmates = (0..<1000).map { index in
+    StudentInformation(
+        objectId: "o\(index)", uniqueKey: "k\(index)", firstName: ["Ada", "José", "Grace", "Alan", "Mei"][index % 5],
+        lastName: "Student \(index)", mapString: ["Lisbon, Portugal", "São Paulo", "Oslo", "Austin, TX"][index % 4],
+        mediaURL: "", latitude: Double(index % 160) - 80, longitude: Double(index % 340) - 170)
+}
+let typed = ["Lisbon", "São Paulo", "united kingdom", "ada student 99", "lisbn"].flatMap { word in
+    (1...word.count).map { String(word.prefix($0)) }
+}
+let folded = GoToClass(classmates)
+var slowestKeystroke = (median: 0.0, checksum: 0)
+for prefix in typed {
+    let timing = medianMilliseconds(runs: 20) { GoToPrompt.complete(prefix, in: folded).count }
+    if timing.median > slowestKeystroke.median { slowestKeystroke = timing }
+}
 
 func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 
@@ -132,6 +152,10 @@ figures.append(
     Figure(
         name: "one offline geocode (median of \(queries.count) mixed queries)",
         value: geocode.median / Double(queries.count), unit: "ms", budget: 1))
+figures.append(
+    Figure(
+        name: "Go to completions, slowest of \(typed.count) keystrokes (median of 20 each)",
+        value: slowestKeystroke.median, unit: "ms", budget: 5))
 figures.append(Figure(name: "gazetteer load (median of 20)", value: load.median, unit: "ms", budget: 50))
 figures.append(Figure(name: "gazetteer first load (one run)", value: ms(gazetteerFirstLoad), unit: "ms", budget: 50))
 figures.append(

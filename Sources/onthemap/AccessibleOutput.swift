@@ -4,6 +4,7 @@ import OnTheMapConfig
 import OnTheMapModels
 import SafeText
 import TerminalUI
+import ViewModels
 import WorldMap
 
 /// `--[no-]accessible` for `list`, `map` and `post`: output that reads well aloud (whole
@@ -25,7 +26,7 @@ enum AccessibleOutput {
         for (index, row) in rows.enumerated() {
             let link = SafeText.clean(row.mediaURL)
             lines.append(
-                "\(index + 1). \(MapWords.describe(row, accountKey: nil, home: nil, now: now))"
+                "\(index + 1). \(MapWords.describe(row, viewer: Viewer(), home: nil, now: now))"
                     + (link.isEmpty ? ", no link." : ", link \(link)."))
         }
         return lines.joined(separator: "\n") + "\n"
@@ -33,7 +34,7 @@ enum AccessibleOutput {
 
     /// `map`: the view told in words, as the app's Map pane says it.
     static func map(_ rows: [StudentInformation], viewport: Viewport, now: Date = Date()) -> String {
-        MapWords.lines(viewport: viewport, rows: rows, selectedID: nil, accountKey: nil, home: nil, now: now)
+        MapWords.lines(viewport: viewport, rows: rows, selectedID: nil, viewer: Viewer(), home: nil, now: now)
             .map { $0.text.hasPrefix("  ") ? String($0.text.dropFirst(2)) : $0.text }
             .joined(separator: "\n") + "\n"
     }

@@ -66,6 +66,29 @@ struct PrecisionTests {
         #expect(north.latitude == 90)
     }
 
+    /// Privacy does not rest on a guess: an online answer that says nothing of its class (Nominatim
+    /// without `addresstype` and `place_rank`, Photon without `type`) is an address, and `city`
+    /// rounds it. This street answer had gone out as 37.80123456, -122.27123456.
+    @Test func anAnswerOfUnknownClassIsRoundedLikeAnAddress() throws {
+        let nominatim = try NominatimResponse.placemarks(
+            from: Data(#"[{"lat":"37.80123456","lon":"-122.27123456","display_name":"1 Broadway, Oakland"}]"#.utf8))
+        let photon = try PhotonResponse.placemarks(
+            from: Data(
+                #"{"features":[{"geometry":{"coordinates":[-122.27123456,37.80123456]},"properties":{"name":"1 Broadway"}}]}"#
+                    .utf8))
+        for answer in [try #require(nominatim.first), try #require(photon.first)] {
+            #expect(answer.precision == .address)
+            let posted = Precision.city.coarsen(answer)
+            #expect(posted.latitude == 37.8 && posted.longitude == -122.27, "\(posted)")
+            #expect(Precision.exact.coarsen(answer).latitude == 37.80123456)
+        }
+        // A class, or a rank, that names a place is still believed.
+        #expect(NominatimResponse.precision(type: nil, rank: 16) == .city)
+        #expect(NominatimResponse.precision(type: "country", rank: nil) == .country)
+        #expect(NominatimResponse.precision(type: nil, rank: 30) == .address)
+        #expect(PhotonResponse.precision(type: "city") == .city)
+    }
+
     @Test func theFakeStreetAnswerIsCoarsenedToo() {
         let coarse = Precision.city.coarsen(FakeGeocoder.street)
         #expect(coarse.latitude == 37.42)

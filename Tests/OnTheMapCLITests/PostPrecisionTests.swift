@@ -57,6 +57,32 @@ import Testing
         await server.stop()
     }
 
+    /// A street answer that names no class (no `addresstype`, no `place_rank`) is of unknown
+    /// precision: `city` takes it as an address and rounds it. It had been posted as it came.
+    @Test func anAnswerOfUnknownClassIsStoredOnTheCityGrid() async throws {
+        let unclassed = #"[{"lat":"37.80123456","lon":"-122.27123456","display_name":"1 Broadway, Oakland, CA"}]"#
+        let nominatim = try StandInServer.answering { _ in (200, unclassed) }
+        defer { nominatim.stop() }
+        let server = try await TestServer.start()
+        let home = try ListCommandTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        _ = try await server.addUser(email: "ada@example.com", password: "correct horse", firstName: "Ada")
+        let url = server.baseURL.absoluteString
+        let login = try await SessionCommandsTests.run(
+            ["login", "--email", "ada@example.com", "--password-stdin", "--server", url], home: home,
+            input: "correct horse\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        let post = try await SessionCommandsTests.run(
+            [
+                "post", "--place", "1 Broadway, Oakland", "--link", "ada.example.com", "--yes", "--geocoder", "nominatim",
+                "--geocoder-url", nominatim.baseURL.absoluteString, "--server", url,
+            ], home: home)
+        #expect(post.status == 0, "\(post.stderr)")
+        let row = try await Self.storedRow(server)
+        #expect(row.latitude == 37.8 && row.longitude == -122.27, "\(row)")
+        await server.stop()
+    }
+
     /// The one row the server holds, read from its database.
     static func storedRow(_ server: TestServer) async throws -> (latitude: Double, longitude: Double) {
         let bytes = try await server.withDatabase { database in

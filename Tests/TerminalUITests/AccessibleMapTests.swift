@@ -26,7 +26,7 @@ struct AccessibleMapTests {
         let viewport = Viewport(
             width: 100, height: 30, centerLatitude: latitude, centerLongitude: longitude, zoom: zoom)
         return MapWords.lines(
-            viewport: viewport, rows: SampleRows.all, selectedID: "r2", accountKey: FakeAPI.accountKey, home: london,
+            viewport: viewport, rows: SampleRows.all, selectedID: "r2", viewer: Viewer(accountKey: FakeAPI.accountKey), home: london,
             now: TestClock.start
         ).map(\.text).joined(separator: "\n")
     }
@@ -44,7 +44,7 @@ struct AccessibleMapTests {
 
     @Test func aNameOfBrailleAndBoxDrawingIsNotReadAsNoise() {
         let row = SampleRows.row("x", "Mal\u{2800}\u{28FF}lory \u{2500}\u{2588}Box", latitude: 48.85, longitude: 2.35)
-        let text = MapWords.describe(row, accountKey: nil, home: nil, now: TestClock.start)
+        let text = MapWords.describe(row, viewer: Viewer(), home: nil, now: TestClock.start)
         #expect(Self.noise(text).isEmpty)
         #expect(text.hasPrefix("Mal  lory   Box"))
     }
@@ -52,7 +52,7 @@ struct AccessibleMapTests {
     @Test func withoutAHomeTheNewestComeFirst() {
         let viewport = Viewport(width: 100, height: 30)
         let lines = MapWords.lines(
-            viewport: viewport, rows: SampleRows.all, selectedID: nil, accountKey: nil, home: nil, now: TestClock.start)
+            viewport: viewport, rows: SampleRows.all, selectedID: nil, viewer: Viewer(), home: nil, now: TestClock.start)
         let ids = lines.compactMap { $0.id }
         // Newest first within each country group; the newest row's group comes first.
         #expect(ids.first == "r1")

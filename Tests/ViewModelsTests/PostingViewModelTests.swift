@@ -1,4 +1,6 @@
 import AppTestSupport
+import BoundedHTTP
+import Foundation
 import Geo
 import Testing
 
@@ -74,6 +76,32 @@ struct PostingViewModelTests {
         #expect(created.first?.longitude == (exact ? -122.0855846 : -122.09))
         // What the student typed is theirs to post; only the coordinates are the geocoder's.
         #expect(created.first?.mapString == "1600 Amphitheatre Parkway, Mountain View")
+    }
+
+    /// Nominatim's answer for a street with neither `addresstype` nor `place_rank`: the app posts
+    /// it on the city grid, as `onthemap post` does (it had gone out as 37.80123456, -122.27123456).
+    @Test func anOnlineAnswerOfUnknownClassIsPostedOnTheCityGrid() async throws {
+        struct Unclassed: HTTPExchanging {
+            func exchange(_ request: HTTPRequest, maxBytes: Int, deadline: Duration) async throws(HTTPFailure) -> HTTPAnswer {
+                HTTPAnswer(
+                    status: 200, fields: [],
+                    body: Data(#"[{"lat":"37.80123456","lon":"-122.27123456","display_name":"1 Broadway, Oakland"}]"#.utf8))
+            }
+        }
+        let settings = OnlineGeocoderSettings(baseURL: try #require(URL(string: "http://127.0.0.1:9")))
+        let geocoder = OnlineGeocoder(service: .nominatim, settings: settings, fallback: nil, http: Unclassed())
+        let api = FakeAPI()
+        let model = PostingViewModel(api: api, geocoder: geocoder, accountKey: FakeAPI.accountKey)
+        model.location = "1 Broadway, Oakland"
+        model.link = "github.com/ada"
+        model.findLocation()
+        #expect(await eventually { model.chosen != nil })
+        var posted: String?
+        model.finish { posted = $0 }
+        #expect(await eventually { posted != nil })
+        let created = await api.created
+        #expect(created.first?.latitude == 37.8)
+        #expect(created.first?.longitude == -122.27)
     }
 
     @Test func existingRowAsksToOverwriteThenPuts() async {

@@ -159,6 +159,37 @@ def login_map():
     assert "updated" in screen and SERVER.split("//")[1] in screen, screen
 
 
+@test("go to: `:` Lisbon Enter centres the map on Lisbon at city level")
+def go_to_lisbon():
+    session = "goto"
+    start_app(session, SERVER)
+    log_in(session)
+    wait_text(session, "pins here")
+    keys(session, ":")
+    wait_text(session, "Go to: ")
+    typed(session, "Lisbon")
+    wait_text(session, "Lisbon, Portugal")
+    keys(session, "Enter")
+    screen = wait_text(session, "Went to Lisbon, Portugal")
+    assert "Go to: " not in screen, screen
+    legend = re.search(r"(\d+\.\d+)°N (\d+\.\d+)°W · zoom (\d+)×", screen)
+    assert legend, screen
+    latitude, longitude, zoom = float(legend.group(1)), -float(legend.group(2)), int(legend.group(3))
+    assert abs(latitude - 38.72) < 0.3 and abs(longitude + 9.13) < 0.3, legend.group(0)
+    assert zoom >= 8, f"city level, not a country's: {legend.group(0)}"
+    map_lines = screen.split("\n")[3:-3]
+    assert any("Lisbon" in line and "Went to" not in line for line in map_lines), "Lisbon named on the map:\n" + screen
+    # Esc cancels: the map stays where it is.
+    keys(session, ":")
+    wait_text(session, "Go to: ")
+    typed(session, "Tokyo")
+    wait_text(session, "Tokyo, Japan")
+    keys(session, "Escape")
+    screen = wait_for(session, lambda text: "Go to: " not in text, what="the prompt closed")
+    assert legend.group(0) in screen, screen
+    tmux("kill-session", "-t", session, check=False)
+
+
 @test("map: n selects a pin, Enter shows its annotation, o opens its link")
 def pin_annotation():
     before = len(opened_links())

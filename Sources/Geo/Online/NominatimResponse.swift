@@ -28,6 +28,9 @@ enum NominatimResponse {
         }
     }
 
+    /// The answer's class, from its `addresstype`, else its `place_rank`. An answer with neither is
+    /// of unknown precision and is taken as an address: `Precision.city` then rounds it, since only
+    /// a positive city, region or country class may leave the client unrounded.
     static func precision(type: String?, rank: Int?) -> GeoPrecision {
         switch type {
         case "country": return .country
@@ -38,7 +41,8 @@ enum NominatimResponse {
         case .some: return .address
         case .none: break
         }
-        switch rank ?? 16 {
+        guard let rank else { return .address }
+        switch rank {
         case ...4: return .country
         case ...12: return .region
         case ...25: return .city

@@ -48,6 +48,8 @@ enum PhotonResponse {
         }
     }
 
+    /// The answer's class from its `type`; any other type, or none, is taken as an address (see
+    /// `NominatimResponse.precision(type:rank:)`).
     static func precision(type: String?) -> GeoPrecision {
         switch type {
         case "country": .country

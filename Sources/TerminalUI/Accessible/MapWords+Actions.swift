@@ -10,12 +10,12 @@ extension MapWords {
     /// Western Europe: 12 classmates"); nil for actions that are not about the map.
     public static func sentence(
         for action: Action, viewport: Viewport, rows: [StudentInformation], selected: StudentInformation?,
-        accountKey: String?, home: GeoPoint?, now: Date
+        viewer: Viewer, home: GeoPoint?, now: Date
     ) -> String? {
         let shown = inView(rows, viewport: viewport, home: home).count
         let view = "\(place(of: viewport)): \(count(shown))"
         func who(_ row: StudentInformation) -> String {
-            describe(row, accountKey: accountKey, home: home, now: now)
+            describe(row, viewer: viewer, home: home, now: now)
         }
         switch action {
         case .zoomIn: return "Zoomed in to \(view)."

@@ -39,7 +39,7 @@ public enum MapWords {
     /// One line of the listing per group and per classmate, with the id of the classmate's
     /// line (nil for headings), so a screen can put the cursor on the selected one.
     public static func lines(
-        viewport: Viewport, rows: [StudentInformation], selectedID: String?, accountKey: String?, home: GeoPoint?,
+        viewport: Viewport, rows: [StudentInformation], selectedID: String?, viewer: Viewer, home: GeoPoint?,
         now: Date
     ) -> [(text: String, id: String?)] {
         let shown = inView(rows, viewport: viewport, home: home)
@@ -65,7 +65,7 @@ public enum MapWords {
                 let mark = row.objectId == selectedID ? "> " : "  "
                 lines.append(
                     (
-                        mark + describe(row, accountKey: accountKey, home: home, now: now, withCountry: false),
+                        mark + describe(row, viewer: viewer, home: home, now: now, withCountry: false),
                         row.objectId
                     ))
             }
@@ -76,7 +76,7 @@ public enum MapWords {
     /// `Ada Lovelace, Paris, 12 km from you, 2 days ago, your pin`: the facts colour and
     /// position show on the map, said in words.
     public static func describe(
-        _ row: StudentInformation, accountKey: String?, home: GeoPoint?, now: Date, withCountry: Bool = true
+        _ row: StudentInformation, viewer: Viewer, home: GeoPoint?, now: Date, withCountry: Bool = true
     ) -> String {
         var parts = [SafeText.clean(row.fullName).trimmingCharacters(in: .whitespaces)]
         let place = SafeText.clean(row.mapString).trimmingCharacters(in: .whitespaces)
@@ -86,7 +86,7 @@ public enum MapWords {
             parts.append(kilometres < 1 ? "where you are" : "\(kilometresText(kilometres)) from you")
         }
         if let date = row.updatedAt ?? row.createdAt { parts.append(AgeText.text(from: date, now: now)) }
-        if let accountKey, row.uniqueKey == accountKey { parts.append("your pin") }
+        if viewer.owns(row) { parts.append("your pin") }
         return parts.map(spoken).joined(separator: ", ")
     }
 

@@ -8,7 +8,7 @@ public enum MapWordsPane {
         let area = MapPane.mapRect(rect)
         let viewport = model.map.viewport(width: area.width, height: area.height)
         let lines = MapWords.lines(
-            viewport: viewport, rows: model.rows, selectedID: model.selected?.objectId, accountKey: model.accountKey,
+            viewport: viewport, rows: model.rows, selectedID: model.selected?.objectId, viewer: model.viewer,
             home: model.home, now: model.now)
         var top = rect.y
         if let announcement = model.announcement {
@@ -49,7 +49,7 @@ public enum MapWordsPane {
                 maxWidth: rect.width - 2)
         }
         if model.annotationOpen, let selected = model.selected {
-            let text = MapWords.describe(selected, accountKey: model.accountKey, home: model.home, now: model.now)
+            let text = MapWords.describe(selected, viewer: model.viewer, home: model.home, now: model.now)
             let link = MapWords.spoken(SafeText.clean(selected.mediaURL))
             let y = rect.maxY - 2
             buffer.fill(Rect(x: rect.x, y: y, width: rect.width, height: 2))

@@ -18,7 +18,7 @@ extension AppController {
         guard
             let sentence = MapWords.sentence(
                 for: action, viewport: map.viewport(width: area.width, height: area.height), rows: app.visibleRows,
-                selected: app.selectedRow, accountKey: app.session?.accountKey, home: app.ownPin, now: app.clock())
+                selected: app.selectedRow, viewer: app.viewer, home: app.ownPin, now: app.clock())
         else { return }
         announcement = sentence
     }
@@ -79,7 +79,7 @@ extension AppController {
             }
         case .browsing:
             if app.isHelpOpen { return find("Keys", in: frame.buffer) }
-            if app.browse.isEditingFilter { return caret(in: frame.buffer) }
+            if app.browse.isEditingFilter || app.goTo != nil { return caret(in: frame.buffer) }
             if let id = app.selectedRow?.objectId, let row = spot(.row(id)) { return row }
             return spot(.pane(app.browse.pane.rawValue))
         }

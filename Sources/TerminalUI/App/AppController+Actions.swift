@@ -23,6 +23,8 @@ extension AppController {
         case .deleteBackward:
             if app.hidePrompt != nil {
                 app.deleteReasonBackward()
+            } else if app.goTo != nil {
+                app.deleteGoToBackward()
             } else if app.browse.isEditingFilter {
                 app.editFilter { if !$0.isEmpty { $0.removeLast() } }
             } else if let posting = app.posting {
@@ -88,6 +90,13 @@ extension AppController {
         case .cancelAsked: app.cancelConfirmation()
         case .submitReason: app.submitHide()
         case .cancelReason: app.cancelHide()
+        // Go to
+        case .openGoTo: app.openGoTo()
+        case .submitGoTo:
+            if let choice = app.submitGoTo() { go(to: choice) }
+        case .cancelGoTo: app.cancelGoTo()
+        case .nextCompletion: app.chooseGoTo(by: 1)
+        case .previousCompletion: app.chooseGoTo(by: -1)
         }
     }
 }

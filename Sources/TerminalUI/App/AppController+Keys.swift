@@ -29,6 +29,7 @@ extension AppController {
         if app.hasAlert { return [.alert] }
         if app.phase == .browsing, app.confirmation != nil { return [.confirmation] }
         if app.phase == .browsing, app.hidePrompt != nil { return [.reason] }
+        if app.phase == .browsing, app.goTo != nil { return [.goTo] }
         switch app.phase {
         case .login:
             if app.login.isBusy { return [] }
@@ -40,7 +41,7 @@ extension AppController {
             if app.isHelpOpen { return [.help] }
             if app.browse.isEditingFilter { return [.filter] }
             if app.isShowingDetails { return [.details] }
-            return KeyContext.browsing(app.browse.pane, moderator: app.isModerator)
+            return KeyContext.browsing(app.browse.pane, moderator: app.viewer.isModerator)
         }
     }
 
@@ -56,6 +57,7 @@ extension AppController {
         case .posting: app.posting?.type(character)
         case .filter: app.editFilter { $0.append(character) }
         case .reason: app.typeReason(character)
+        case .goTo: app.typeGoTo(character)
         default: break
         }
     }

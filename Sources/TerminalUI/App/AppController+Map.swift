@@ -51,6 +51,37 @@ extension AppController {
         changeMap { $0.center(latitude: row.latitude, longitude: row.longitude) }
     }
 
+    /// Enter in "Go to": the map shows the place the way the posting preview does (`PlaceView`): a
+    /// country or region fitted to its box, a city (or a classmate's pin) close in with its name
+    /// and a few neighbours in view. The toast (and in accessible mode the announcement) says
+    /// where it went and how many classmates are in view.
+    func go(to completion: GoToCompletion) {
+        let area = mapArea
+        let viewport: Viewport
+        switch completion.target {
+        case .place(let place):
+            let region = MapRegion(
+                minLatitude: place.region.minLatitude, maxLatitude: place.region.maxLatitude,
+                minLongitude: place.region.minLongitude, maxLongitude: place.region.maxLongitude)
+            viewport = PlaceView.viewport(
+                width: area.width, height: area.height, latitude: place.latitude, longitude: place.longitude,
+                region: region, isArea: place.precision == .country || place.precision == .region,
+                renderer: MapRenderer(mode: ascii ? .ascii : .braille), areaMargin: 1)
+        case .classmate(let row):
+            let region = MapRegion(
+                minLatitude: row.latitude - 0.5, maxLatitude: row.latitude + 0.5, minLongitude: row.longitude - 0.5,
+                maxLongitude: row.longitude + 0.5)
+            viewport = PlaceView.viewport(
+                width: area.width, height: area.height, latitude: row.latitude, longitude: row.longitude,
+                region: region, isArea: false, renderer: MapRenderer(mode: ascii ? .ascii : .braille))
+        }
+        map.latitude = viewport.centerLatitude
+        map.longitude = viewport.centerLongitude
+        map.zoom = viewport.zoom
+        let shown = MapWords.inView(app.visibleRows, viewport: viewport, home: app.ownPin).count
+        app.show(toast: "\(completion.wentTo): \(MapWords.count(shown)) in view.")
+    }
+
     /// `f` / `F`: the smallest view that holds every one of these pins.
     func fitPins(_ rows: [StudentInformation]) {
         guard let region = MapRegion.enclosing(rows.map { ($0.latitude, $0.longitude) }) else { return }

@@ -59,6 +59,7 @@ public final class AppController {
                 alert: app.alert, map: map, ascii: ascii, keys: keys, home: app.ownPin)
             (model.accessible, model.announcement) = (accessible, accessible ? announcement : nil)
             model.isModerator = app.isModerator
+            model.goTo = app.phase == .browsing ? app.goTo : nil
             model.newRows = app.live.map { live in Set(live.marks.keys.filter(live.isNew)) } ?? []
             frame = MainScreen.render(model, width: width, height: height)
             if !app.hasAlert, app.phase == .browsing { drawYourDataOverlays(&frame) }

@@ -21,4 +21,6 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     // Your data and moderation (Docs/Access.md): delete your pin, hide / show a row (moderators),
     // the y / n question and the typed reason
     case deleteOwnPin, hideRow, confirmAsked, cancelAsked, submitReason, cancelReason
+    // Go to a place or a classmate by name: open the prompt, go, close it, step through completions
+    case openGoTo, submitGoTo, cancelGoTo, nextCompletion, previousCompletion
 }

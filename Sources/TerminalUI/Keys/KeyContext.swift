@@ -30,6 +30,8 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
     case confirmation
     /// A moderator typing why a row is hidden.
     case reason
+    /// The "Go to" prompt: a place or a classmate's name, with completions.
+    case goTo
 
     /// The heading of this context in the documentation's key table.
     public var title: String {
@@ -54,6 +56,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .moderator: "Main view, moderators only"
         case .confirmation: "Delete / show again question"
         case .reason: "Typing why a row is hidden"
+        case .goTo: "Go to (typing a place or a name)"
         }
     }
 

@@ -33,7 +33,7 @@ public enum CardsPane {
                 height: cardHeight)
             guard card.maxY <= rect.maxY else { break }
             let isSelected = index == model.browse.selectedIndex(in: model.rows)
-            let mine = model.accountKey != nil && row.uniqueKey == model.accountKey
+            let mine = model.viewer.owns(row)
             buffer.box(card, style: isSelected ? Style(foreground: .cyan, bold: true) : .dim, ascii: model.ascii)
             let inner = card.inset(1)
             let nameStyle = isSelected ? Style(bold: true, reverse: true) : Style.bold

@@ -58,6 +58,10 @@ public struct MainModel: Sendable {
     public var announcement: String?
     /// A moderator's main view has its own keys (footer and help).
     public var isModerator = false
+    /// Who is looking: whether a row is yours, and whether you may hide it, is asked of it alone.
+    public var viewer: Viewer { Viewer(accountKey: accountKey, isModerator: isModerator) }
+    /// The "Go to" prompt, while it is open.
+    public var goTo: GoToPrompt?
     /// Rows (by objectId) that arrived live a moment ago: tagged `new` in the table and the cards.
     public var newRows: Set<String> = []
 

@@ -51,8 +51,9 @@ public enum MainScreen {
             let hint = model.browse.isEditingFilter ? "Enter keeps · Esc clears" : "n/N match · Esc clears"
             buffer.put(hint, x: width - hint.count - 1, y: filterY, style: .dim)
         }
-        let contexts = KeyContext.browsing(model.browse.pane, moderator: model.isModerator)
-        let footerKeys = model.keys.footer(contexts)
+        let contexts = KeyContext.browsing(model.browse.pane, moderator: model.viewer.isModerator)
+        if let prompt = model.goTo { hotspots += GoToOverlay.render(&buffer, prompt: prompt, in: content, ascii: model.ascii) }
+        let footerKeys = model.keys.footer(model.goTo == nil ? contexts : [.goTo])
         Footer.render(&buffer, text: footerKeys, status: "\(model.status) · \(model.server)")
         if let toast = model.toast { Overlay.toast(&buffer, text: toast) }
         if model.helpOpen {

@@ -21,7 +21,7 @@ public enum MapPane {
             let style: PinStyle =
                 row.objectId == selectedID
                 ? .selected
-                : (model.accountKey != nil && row.uniqueKey == model.accountKey) ? .own
+                : model.viewer.owns(row) ? .own
                 : filtering || model.newRows.contains(row.objectId) ? .match : .normal
             // The selected pin's student is named beside it on the map.
             let label = style == .selected ? SafeText.clean(row.fullName) : nil

@@ -63,12 +63,12 @@ public enum TablePane {
             if index == selected { style = Style(bold: true, reverse: true) }
             if row.hidden { style = RowLook.over(style, .dim) }
             buffer.fill(rect.row(1 + line), style: style)
-            if model.accountKey != nil && row.uniqueKey == model.accountKey {
+            if model.viewer.owns(row) {
                 buffer.put("●", x: rect.x, y: y, style: RowLook.over(style, Style(foreground: .yellow, bold: true)))
             }
             // Accessible mode says in words what the mark and the reverse video show.
             if model.accessible && index == selected { buffer.put(">", x: rect.x + 1, y: y, style: style) }
-            let you = model.accessible && model.accountKey != nil && row.uniqueKey == model.accountKey ? " (you)" : ""
+            let you = model.accessible && model.viewer.owns(row) ? " (you)" : ""
             let date = row.updatedAt ?? row.createdAt
             let km = RowFacts.distanceText(RowFacts.distance(of: row, from: model.home))
             var column = rect.x + 2
