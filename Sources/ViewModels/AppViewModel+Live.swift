@@ -23,6 +23,10 @@ extension AppViewModel {
         case .change(let op, let row):
             store.apply(op, row)
             if op == .create, !viewer.owns(row) { show(toast: LiveFeed.toast(for: row)) }
+            // A moderator's subscription has no `where`: a row leaves it only when the server
+            // changed who this account is (Docs/Access.md: a demoted moderator's hidden rows
+            // leave). Ask the role again, so that the keys offered follow it.
+            if op == .leave, isModerator { learnRole() }
         case .live, .reconnecting, .refused:
             return
         }

@@ -62,6 +62,20 @@ struct YourDataTests {
         #expect(app.store.locations.contains { $0.objectId == "r1" })
     }
 
+    /// The server sends a demoted moderator `leave` for the hidden rows: the app asks its role
+    /// again and stops offering the moderator's keys.
+    @Test func aDemotedModeratorLearnsItsRoleFromTheLiveChannel() async throws {
+        let api = FakeAPI()
+        await api.set(user: PublicUser(key: FakeAPI.accountKey, firstName: "Ada", lastName: "Lovelace", role: "moderator"))
+        let app = try #require(await loggedInApp(api: api))
+        #expect(await eventually { app.isModerator })
+        await api.set(user: PublicUser(key: FakeAPI.accountKey, firstName: "Ada", lastName: "Lovelace", role: "student"))
+        let row = try #require(app.store.locations.first { $0.objectId == "r2" })
+        app.applyLive(.change(.leave, row))
+        #expect(await eventually { !app.isModerator })
+        #expect(!app.viewer.mayHide(row))
+    }
+
     @Test func aModeratorHidesWithAReasonAndTheRowStaysMarked() async throws {
         let api = FakeAPI()
         await api.set(user: PublicUser(key: FakeAPI.accountKey, firstName: "Ada", lastName: "Lovelace", role: "moderator"))
