@@ -107,6 +107,9 @@ public enum ServerApplication {
         }
         do {
             try await storage.migrate()
+            for collision in try await storage.migrateEmailKeys() {
+                logger.warning("e-mail collision: \(collision)")
+            }
         } catch {
             await storage.close()
             throw error
