@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -48,6 +49,7 @@ public enum ServerApplication {
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: ServerMetrics.exposition())))
             }
         }
+        router.add(middleware: TrustRulesMiddleware())
         router.add(middleware: ErrorShieldMiddleware())
         if !configuration.trustProxy { router.add(middleware: ProxyHeaderWarning()) }
         let sessions = sessions ?? SessionAuthority(storage: storage, writes: writes, configuration: configuration)
@@ -105,6 +107,9 @@ public enum ServerApplication {
         }
         do {
             try await storage.migrate()
+            for collision in try await storage.migrateEmailKeys() {
+                logger.warning("e-mail collision: \(collision)")
+            }
         } catch {
             await storage.close()
             throw error
@@ -202,9 +207,18 @@ struct LiveQueryShutdown: Service {
 }
 
 /// Turns any error that is not already an HTTP answer into a 500 with no internals in it
-/// (no stack trace, no SQL), and logs the detail.
+/// (no stack trace, no SQL), and logs what it may: the error's type, and for a SQLite error its
+/// code and message — never the statement (GRDB's description quotes it, with its arguments'
+/// shape, and a request's `where` or `order` made it).
 struct ErrorShieldMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
+
+    static func loggable(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "")"
+        }
+        return String(describing: type(of: error))
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -212,7 +226,7 @@ struct ErrorShieldMiddleware: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             throw error
         } catch {
-            context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(Self.loggable(error))"])
             return JSONResponse.make(status: .internalServerError, ["code": "1", "error": "internal server error"])
         }
     }

@@ -86,6 +86,9 @@ public struct ServerConfiguration: Sendable {
     /// another process goes unseen when no notification reaches this one (a command on the same
     /// SQLite file; a PostgreSQL notification lost while its connection was down).
     package var changeLogPoll: Duration = .milliseconds(250)
+    /// Origins besides the server's own whose pages may open a LiveQuery socket
+    /// (`serve --allowed-origin`, e.g. `https://class.example.org`); see `OriginCheck`.
+    public var allowedOrigins: [String] = []
 
     public static let defaultQueryTimeout: Duration = .seconds(2)
     /// Half the cores, at least one: expensive queries never take every core from the rest.

@@ -2,7 +2,9 @@ import Foundation
 import OnTheMapModels
 
 /// `onthemap-server export` and `import`: every location as `{"results":[…]}` (what the API
-/// lists, so an old Parse dump imports too) or as CSV.
+/// lists, so an old Parse dump imports too) or as CSV, hidden rows with their whole mark
+/// (`hidden`, `hiddenReason`, `hiddenAt`, `hiddenBy`; CSV: the last three columns), so that an
+/// import of an export reproduces who sees what.
 extension ServerDatabase {
     /// A file format of `export` and `import`.
     public enum TransferFormat: String, Sendable, CaseIterable {
@@ -53,6 +55,16 @@ extension ServerDatabase {
                     var one = LocationJSON()
                     one.write(row, keys: nil)
                     json.append(contentsOf: one.bytes)
+                    if let hiddenAt = row.hiddenAt {
+                        // Beside `hidden` and `hiddenReason` (which the API's moderators see),
+                        // when and by whom: the whole mark, so that an import restores it.
+                        json.removeLast()
+                        json.append(contentsOf: #","hiddenAt":"#.utf8)
+                        json.append(contentsOf: try JSONEncoder().encode(hiddenAt))
+                        json.append(contentsOf: #","hiddenBy":"#.utf8)
+                        json.append(contentsOf: try JSONEncoder().encode(row.hiddenBy ?? AuditLog.operator))
+                        json.append(UInt8(ascii: "}"))
+                    }
                 case .csv:
                     chunk += LocationCSV.line(row)
                 }

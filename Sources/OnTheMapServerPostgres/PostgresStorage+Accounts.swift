@@ -11,27 +11,31 @@ extension PostgresStorage {
         do {
             try await client.query(
                 """
-                INSERT INTO account (key, email, password_hash, first_name, last_name, created_at)
-                VALUES (\(account.key), \(account.email), \(account.passwordHash), \(account.firstName), \(account.lastName), \(account.createdAt))
+                INSERT INTO account (key, email, email_key, password_hash, first_name, last_name, created_at)
+                VALUES (\(account.key), \(account.email), \(EmailKey.canonical(account.email)), \(account.passwordHash), \(account.firstName), \(account.lastName), \(account.createdAt))
                 """, logger: logger)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw {
             throw StorageError.duplicateEmail
         }
     }
 
+    /// By the canonical form (`EmailKey`, computed here as on SQLite); an account the e-mail
+    /// migration found colliding has no key and is found by exactly its own address, first.
     func account(email: String) async throws -> Account? {
-        try await account(where: "lower(email) = lower($1)", email)
+        try await account(
+            where: "email_key = $1 OR (email_key IS NULL AND email = $2) ORDER BY (email_key IS NULL) DESC LIMIT 1",
+            [EmailKey.canonical(email), email])
     }
 
     func account(key: String) async throws -> Account? {
-        try await account(where: "key = $1", key)
+        try await account(where: "key = $1", [key])
     }
 
-    private func account(where condition: String, _ value: String) async throws -> Account? {
+    private func account(where condition: String, _ values: [String]) async throws -> Account? {
         let rows = try await client.query(
             PostgresQuery(
                 unsafeSQL: "SELECT \(Self.accountColumns) FROM account WHERE \(condition)",
-                binds: try Self.bindings([.text(value)])), logger: logger)
+                binds: try Self.bindings(values.map { .text($0) })), logger: logger)
         for try await row in rows { return try Self.account(from: row) }
         return nil
     }

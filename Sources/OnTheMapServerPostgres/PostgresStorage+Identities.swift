@@ -18,8 +18,8 @@ extension PostgresStorage {
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query(
                     """
-                    INSERT INTO account (key, email, password_hash, first_name, last_name, created_at)
-                    VALUES (\(account.key), \(account.email), \(account.passwordHash), \(account.firstName), \(account.lastName), \(account.createdAt))
+                    INSERT INTO account (key, email, email_key, password_hash, first_name, last_name, created_at)
+                    VALUES (\(account.key), \(account.email), \(EmailKey.canonical(account.email)), \(account.passwordHash), \(account.firstName), \(account.lastName), \(account.createdAt))
                     """, logger: logger)
                 try await connection.query(
                     """

@@ -24,11 +24,12 @@ extension OnTheMapServerCommand {
             }
 
             func run() async throws {
-                let db = try await ServerDatabase.open(database.configuration)
-                let (code, id) = try await db.createInvite(uses: uses, expiresAt: expires.flatMap { Self.expiry($0) })
-                await db.close()
-                print(code)
-                FileHandle.standardError.write(Data("Invite \(id): \(uses) sign-up\(uses == 1 ? "" : "s").\n".utf8))
+                try await database.withDatabase { db in
+                    let (code, id) = try await db.createInvite(uses: uses, expiresAt: expires.flatMap { Self.expiry($0) })
+                    await db.close()
+                    print(code)
+                    FileHandle.standardError.write(Data("Invite \(id): \(uses) sign-up\(uses == 1 ? "" : "s").\n".utf8))
+                }
             }
 
             /// `30m`, `12h`, `7d` from now, or a date (`2026-12-31`, or ISO 8601 with a time).
@@ -48,14 +49,15 @@ extension OnTheMapServerCommand {
             @OptionGroup var database: DatabaseOptions
 
             func run() async throws {
-                let db = try await ServerDatabase.open(database.configuration)
-                let invites = try await db.invites()
-                await db.close()
-                for invite in invites {
-                    let expiry = invite.expiresAt.map { $0.formatted(.iso8601) } ?? "never"
-                    print([invite.id, "\(invite.usesLeft) left", "expires \(expiry)"].joined(separator: "\t"))
+                try await database.withDatabase { db in
+                    let invites = try await db.invites()
+                    await db.close()
+                    for invite in invites {
+                        let expiry = invite.expiresAt.map { $0.formatted(.iso8601) } ?? "never"
+                        print([invite.id, "\(invite.usesLeft) left", "expires \(expiry)"].joined(separator: "\t"))
+                    }
+                    print("\(invites.count) invite\(invites.count == 1 ? "" : "s").")
                 }
-                print("\(invites.count) invite\(invites.count == 1 ? "" : "s").")
             }
         }
 
@@ -66,11 +68,12 @@ extension OnTheMapServerCommand {
             @OptionGroup var database: DatabaseOptions
 
             func run() async throws {
-                let db = try await ServerDatabase.open(database.configuration)
-                let deleted = try await db.revokeInvite(invite)
-                await db.close()
-                guard deleted > 0 else { throw ValidationError("No such invite.") }
-                print("Revoked.")
+                try await database.withDatabase { db in
+                    let deleted = try await db.revokeInvite(invite)
+                    await db.close()
+                    guard deleted > 0 else { throw ValidationError("No such invite.") }
+                    print("Revoked.")
+                }
             }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import OnTheMapServer
 
 /// `serve --live-*`: the LiveQuery socket's bounds (Docs/Security.md lists them).
@@ -10,6 +11,11 @@ struct LiveQueryOptions: ParsableArguments {
     @Option(help: "Messages queued for one LiveQuery socket; a subscriber this far behind is closed (1008).")
     var liveQueueLength = 1000
     @Option(help: "Seconds between LiveQuery pings; a socket that missed one is closed.") var livePingSeconds = 10.0
+    @Option(
+        help: ArgumentHelp(
+            "An origin besides the server's own whose web pages may open a LiveQuery socket, e.g. https://class.example.org (repeatable). An upgrade with any other Origin header gets 403; clients that send none (the app, onthemap watch, native SDKs) are not affected.",
+            valueName: "origin"))
+    var allowedOrigin: [String] = []
 
     func validate() throws {
         guard (1...100_000).contains(liveConnectionsPerAddress), (1...1_000_000).contains(liveMaxConnections) else {
@@ -23,6 +29,13 @@ struct LiveQueryOptions: ParsableArguments {
         guard livePingSeconds >= 0.5, livePingSeconds <= 3600 else {
             throw ValidationError("--live-ping-seconds must be between 0.5 and 3600.")
         }
+        for origin in allowedOrigin {
+            guard let url = URL(string: origin), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil,
+                url.path.isEmpty || url.path == "/", url.query == nil
+            else {
+                throw ValidationError("--allowed-origin takes an origin: scheme://host[:port], like https://class.example.org (got \(origin)).")
+            }
+        }
     }
 
     func apply(to configuration: inout ServerConfiguration) {
@@ -32,5 +45,6 @@ struct LiveQueryOptions: ParsableArguments {
         configuration.liveQuery.maxMessageBytes = liveMaxMessageBytes
         configuration.liveQuery.queueLength = liveQueueLength
         configuration.liveQuery.pingSeconds = livePingSeconds
+        configuration.allowedOrigins = allowedOrigin
     }
 }

@@ -21,12 +21,13 @@ extension OnTheMapServerCommand.User {
         }
 
         func run() async throws {
-            let db = try await ServerDatabase.open(database.configuration)
-            do {
-                let key = try await db.setRole(keyOrEmail: account, role: role)
-                print("\(SafeText.clean(key)) is now a \(role).")
-            } catch let error as ServerDatabase.AccountError {
-                throw ValidationError(SafeText.clean(error.description))
+            try await database.withDatabase { db in
+                do {
+                    let key = try await db.setRole(keyOrEmail: account, role: role)
+                    print("\(SafeText.clean(key)) is now a \(role).")
+                } catch let error as ServerDatabase.AccountError {
+                    throw ValidationError(SafeText.clean(error.description))
+                }
             }
         }
     }
@@ -40,12 +41,13 @@ extension OnTheMapServerCommand.User {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let db = try await ServerDatabase.open(database.configuration)
-            do {
-                let key = try await db.setSuspended(keyOrEmail: account, suspended: true, reason: reason)
-                print("Suspended \(SafeText.clean(key)): its sessions ended and its locations are hidden.")
-            } catch let error as ServerDatabase.AccountError {
-                throw ValidationError(SafeText.clean(error.description))
+            try await database.withDatabase { db in
+                do {
+                    let key = try await db.setSuspended(keyOrEmail: account, suspended: true, reason: reason)
+                    print("Suspended \(SafeText.clean(key)): its sessions ended and its locations are hidden.")
+                } catch let error as ServerDatabase.AccountError {
+                    throw ValidationError(SafeText.clean(error.description))
+                }
             }
         }
     }
@@ -58,12 +60,13 @@ extension OnTheMapServerCommand.User {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let db = try await ServerDatabase.open(database.configuration)
-            do {
-                let key = try await db.setSuspended(keyOrEmail: account, suspended: false)
-                print("\(SafeText.clean(key)) may log in again.")
-            } catch let error as ServerDatabase.AccountError {
-                throw ValidationError(SafeText.clean(error.description))
+            try await database.withDatabase { db in
+                do {
+                    let key = try await db.setSuspended(keyOrEmail: account, suspended: false)
+                    print("\(SafeText.clean(key)) may log in again.")
+                } catch let error as ServerDatabase.AccountError {
+                    throw ValidationError(SafeText.clean(error.description))
+                }
             }
         }
     }
@@ -91,21 +94,22 @@ extension OnTheMapServerCommand {
             }
 
             func run() async throws {
-                let db = try await ServerDatabase.open(database.configuration)
-                do {
-                    let rows = try await db.locations(account: account, hiddenOnly: hidden, limit: limit)
-                    for row in rows {
-                        let fields = [
-                            row.objectId, row.uniqueKey, row.name, row.mapString, row.mediaURL, row.updatedAt,
-                            row.hiddenReason.map { "hidden: " + $0 } ?? "",
-                        ]
-                        print(
-                            fields.map { SafeText.clean($0).replacingOccurrences(of: "\t", with: " ") }.joined(
-                                separator: "\t"))
+                try await database.withDatabase { db in
+                    do {
+                        let rows = try await db.locations(account: account, hiddenOnly: hidden, limit: limit)
+                        for row in rows {
+                            let fields = [
+                                row.objectId, row.uniqueKey, row.name, row.mapString, row.mediaURL, row.updatedAt,
+                                row.hiddenReason.map { "hidden: " + $0 } ?? "",
+                            ]
+                            print(
+                                fields.map { SafeText.clean($0).replacingOccurrences(of: "\t", with: " ") }.joined(
+                                    separator: "\t"))
+                        }
+                        print("\(rows.count) location\(rows.count == 1 ? "" : "s").")
+                    } catch let error as ServerDatabase.AccountError {
+                        throw ValidationError(SafeText.clean(error.description))
                     }
-                    print("\(rows.count) location\(rows.count == 1 ? "" : "s").")
-                } catch let error as ServerDatabase.AccountError {
-                    throw ValidationError(SafeText.clean(error.description))
                 }
             }
         }
@@ -119,12 +123,13 @@ extension OnTheMapServerCommand {
             @OptionGroup var database: DatabaseOptions
 
             func run() async throws {
-                let db = try await ServerDatabase.open(database.configuration)
-                do {
-                    try await db.setHidden(objectId: objectId, reason: reason)
-                    print("Hid \(SafeText.clean(objectId)).")
-                } catch let error as ServerDatabase.LocationError {
-                    throw ValidationError(SafeText.clean(error.description))
+                try await database.withDatabase { db in
+                    do {
+                        try await db.setHidden(objectId: objectId, reason: reason)
+                        print("Hid \(SafeText.clean(objectId)).")
+                    } catch let error as ServerDatabase.LocationError {
+                        throw ValidationError(SafeText.clean(error.description))
+                    }
                 }
             }
         }
@@ -136,12 +141,13 @@ extension OnTheMapServerCommand {
             @OptionGroup var database: DatabaseOptions
 
             func run() async throws {
-                let db = try await ServerDatabase.open(database.configuration)
-                do {
-                    try await db.setHidden(objectId: objectId, reason: nil)
-                    print("\(SafeText.clean(objectId)) is shown again.")
-                } catch let error as ServerDatabase.LocationError {
-                    throw ValidationError(SafeText.clean(error.description))
+                try await database.withDatabase { db in
+                    do {
+                        try await db.setHidden(objectId: objectId, reason: nil)
+                        print("\(SafeText.clean(objectId)) is shown again.")
+                    } catch let error as ServerDatabase.LocationError {
+                        throw ValidationError(SafeText.clean(error.description))
+                    }
                 }
             }
         }
@@ -153,12 +159,13 @@ extension OnTheMapServerCommand {
             @OptionGroup var database: DatabaseOptions
 
             func run() async throws {
-                let db = try await ServerDatabase.open(database.configuration)
-                do {
-                    try await db.deleteLocation(objectId: objectId)
-                    print("Deleted \(SafeText.clean(objectId)).")
-                } catch let error as ServerDatabase.LocationError {
-                    throw ValidationError(SafeText.clean(error.description))
+                try await database.withDatabase { db in
+                    do {
+                        try await db.deleteLocation(objectId: objectId)
+                        print("Deleted \(SafeText.clean(objectId)).")
+                    } catch let error as ServerDatabase.LocationError {
+                        throw ValidationError(SafeText.clean(error.description))
+                    }
                 }
             }
         }
@@ -174,14 +181,15 @@ extension OnTheMapServerCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let db = try await ServerDatabase.open(database.configuration)
-            let entries = try await db.auditLog(since: since)
-            for entry in entries {
-                let fields = [entry.at, entry.actor, entry.action, entry.target, entry.reason ?? ""]
-                print(
-                    fields.map { SafeText.clean($0).replacingOccurrences(of: "\t", with: " ") }.joined(separator: "\t"))
+            try await database.withDatabase { db in
+                let entries = try await db.auditLog(since: since)
+                for entry in entries {
+                    let fields = [entry.at, entry.actor, entry.action, entry.target, entry.reason ?? ""]
+                    print(
+                        fields.map { SafeText.clean($0).replacingOccurrences(of: "\t", with: " ") }.joined(separator: "\t"))
+                }
+                print("\(entries.count) entr\(entries.count == 1 ? "y" : "ies").")
             }
-            print("\(entries.count) entr\(entries.count == 1 ? "y" : "ies").")
         }
     }
 }

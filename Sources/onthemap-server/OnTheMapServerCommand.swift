@@ -33,6 +33,20 @@ struct DatabaseOptions: ParsableArguments {
         configuration.postgres = .live
         return configuration
     }
+
+    /// Opens the database, runs `body` with it, and closes it whatever `body` does: every
+    /// administration command goes through here, so none leaves its connections open.
+    func withDatabase<T>(_ body: (ServerDatabase) async throws -> T) async throws -> T {
+        let db = try await ServerDatabase.open(configuration)
+        do {
+            let result = try await body(db)
+            await db.close()
+            return result
+        } catch {
+            await db.close()
+            throw error
+        }
+    }
 }
 
 extension OnTheMapServerCommand {
@@ -174,7 +188,7 @@ extension OnTheMapServerCommand {
             static let configuration = CommandConfiguration(abstract: "Create an account and print its key.")
 
             @Option var email: String
-            @Option var password: String
+            @OptionGroup var password: PasswordOptions
             @Option var firstName: String
             @Option var lastName: String
             @Option(help: "student (the default) or moderator.") var role = "student"
@@ -185,13 +199,15 @@ extension OnTheMapServerCommand {
             }
 
             func run() async throws {
-                let db = try await ServerDatabase.open(database.configuration)
-                do {
-                    print(
-                        try await db.addUser(
-                            email: email, password: password, firstName: firstName, lastName: lastName, role: role))
-                } catch let error as ServerDatabase.AccountError {
-                    throw ValidationError(error.description)
+                let secret = try password.read()
+                try await database.withDatabase { db in
+                    do {
+                        print(
+                            try await db.addUser(
+                                email: email, password: secret, firstName: firstName, lastName: lastName, role: role))
+                    } catch let error as ServerDatabase.AccountError {
+                        throw ValidationError(error.description)
+                    }
                 }
             }
         }
@@ -214,16 +230,17 @@ extension OnTheMapServerCommand {
         }
 
         func run() async throws {
-            let db = try await ServerDatabase.open(database.configuration)
-            if let synthetic {
-                try await db.seedSynthetic(count: synthetic)
-                print("Added \(synthetic) synthetic locations; the database holds \(try await db.locationCount()).")
-                print("Plan of limit=100&order=-updatedAt: " + (try await db.mainQueryPlan()).joined(separator: "; "))
-                return
+            try await database.withDatabase { db in
+                if let synthetic {
+                    try await db.seedSynthetic(count: synthetic)
+                    print("Added \(synthetic) synthetic locations; the database holds \(try await db.locationCount()).")
+                    print("Plan of limit=100&order=-updatedAt: " + (try await db.mainQueryPlan()).joined(separator: "; "))
+                    return
+                }
+                let report = try await db.seedDemo(force: force)
+                print("Added \(report.locationsAdded) locations" + (report.locationsAdded == 0 ? " (the database already had some; --force adds them anyway)." : "."))
+                print("Demo account: \(report.demoEmail) / \(report.demoPassword)" + (report.demoAccountCreated ? " (created)" : " (already there)"))
             }
-            let report = try await db.seedDemo(force: force)
-            print("Added \(report.locationsAdded) locations" + (report.locationsAdded == 0 ? " (the database already had some; --force adds them anyway)." : "."))
-            print("Demo account: \(report.demoEmail) / \(report.demoPassword)" + (report.demoAccountCreated ? " (created)" : " (already there)"))
         }
     }
 }

@@ -14,22 +14,31 @@ extension OnTheMapServerCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let db = try await ServerDatabase.open(database.configuration)
             let handle: FileHandle
             if let output {
-                guard FileManager.default.createFile(atPath: output, contents: nil) else {
-                    throw ValidationError("Cannot write \(output).")
-                }
-                guard let file = FileHandle(forWritingAtPath: output) else { throw ValidationError("Cannot write \(output).") }
-                handle = file
+                handle = try Self.privateFile(output)
             } else {
                 handle = FileHandle.standardOutput
             }
-            let count = try await db.export(format: format) { try handle.write(contentsOf: $0) }
+            let count = try await database.withDatabase { db in
+                try await db.export(format: format) { try handle.write(contentsOf: $0) }
+            }
             if output != nil {
                 try handle.close()
                 FileHandle.standardError.write(Data("Exported \(count) locations.\n".utf8))
             }
+        }
+
+        /// `path` opened for writing, emptied, and readable by its owner only (0600), whether new
+        /// or not: an export holds every hidden row and its reason.
+        static func privateFile(_ path: String) throws -> FileHandle {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw ValidationError("Cannot write \(path).") }
+            guard fchmod(descriptor, 0o600) == 0 else {
+                close(descriptor)
+                throw ValidationError("Cannot make \(path) private (mode 0600).")
+            }
+            return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         }
     }
 
@@ -39,7 +48,8 @@ extension OnTheMapServerCommand {
             discussion: """
                 Rows without a finite latitude (−90…90) and longitude (−180…180) are skipped, as the API \
                 would refuse them; rows whose objectId is already there are skipped; a numeric uniqueKey \
-                becomes text; a missing objectId or date is made up.
+                becomes text; a missing objectId or date is made up. A row the file marks hidden (an \
+                export's hiddenAt, hiddenReason, hiddenBy; JSON's "hidden": true) is imported hidden.
                 """)
 
         @Argument(help: "The file (- for standard input).") var file: String
@@ -55,15 +65,15 @@ extension OnTheMapServerCommand {
                 data = contents
             }
             let chosen = format ?? (file.lowercased().hasSuffix(".csv") ? .csv : .json)
-            let db = try await ServerDatabase.open(database.configuration)
+            let report: ServerDatabase.ImportReport
             do {
-                let report = try await db.importLocations(data, format: chosen)
-                print(
-                    "Read \(report.read) rows: imported \(report.imported); skipped \(report.skippedCoordinates) without usable "
-                        + "coordinates, \(report.skippedDuplicates) already present, \(report.skippedMalformed) malformed.")
+                report = try await database.withDatabase { db in try await db.importLocations(data, format: chosen) }
             } catch let error as ServerDatabase.TransferError {
                 throw ValidationError(error.description)
             }
+            print(
+                "Read \(report.read) rows: imported \(report.imported); skipped \(report.skippedCoordinates) without usable "
+                    + "coordinates, \(report.skippedDuplicates) already present, \(report.skippedMalformed) malformed.")
         }
     }
 }

@@ -11,17 +11,18 @@ extension OnTheMapServerCommand.User {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let db = try await ServerDatabase.open(database.configuration)
-            let users = try await db.users()
-            for user in users {
-                // Names and emails came from sign-ups: nothing in them may act on the operator's terminal.
-                let fields = [
-                    user.key, user.email, "\(user.firstName) \(user.lastName)", user.createdAt, user.role,
-                    user.suspended ? "suspended" : "",
-                ]
-                print(fields.map(SafeText.clean).joined(separator: "\t"))
+            try await database.withDatabase { db in
+                let users = try await db.users()
+                for user in users {
+                    // Names and emails came from sign-ups: nothing in them may act on the operator's terminal.
+                    let fields = [
+                        user.key, user.email, "\(user.firstName) \(user.lastName)", user.createdAt, user.role,
+                        user.suspended ? "suspended" : "",
+                    ]
+                    print(fields.map(SafeText.clean).joined(separator: "\t"))
+                }
+                print("\(users.count) account\(users.count == 1 ? "" : "s").")
             }
-            print("\(users.count) account\(users.count == 1 ? "" : "s").")
         }
     }
 
@@ -30,24 +31,18 @@ extension OnTheMapServerCommand.User {
             abstract: "Set an account's password; its sessions end and its failed logins are forgotten.")
 
         @Argument(help: "The account's key or email.") var account: String
-        @Option(help: "The new password (or give it on standard input with --password-stdin).") var password: String?
-        @Flag(help: "Read the new password from the first line of standard input.") var passwordStdin = false
+        @OptionGroup var password: PasswordOptions
         @OptionGroup var database: DatabaseOptions
 
-        func validate() throws {
-            guard (password == nil) == passwordStdin else { throw ValidationError("Give --password or --password-stdin.") }
-        }
-
         func run() async throws {
-            guard let newPassword = password ?? readLine(strippingNewline: true) else {
-                throw ValidationError("No password on standard input.")
-            }
-            let db = try await ServerDatabase.open(database.configuration)
-            do {
-                let key = try await db.resetPassword(keyOrEmail: account, password: newPassword)
-                print("Password of \(key) changed; its sessions ended.")
-            } catch let error as ServerDatabase.AccountError {
-                throw ValidationError(error.description)
+            let newPassword = try password.read(prompt: "New password: ")
+            try await database.withDatabase { db in
+                do {
+                    let key = try await db.resetPassword(keyOrEmail: account, password: newPassword)
+                    print("Password of \(key) changed; its sessions ended.")
+                } catch let error as ServerDatabase.AccountError {
+                    throw ValidationError(error.description)
+                }
             }
         }
     }
@@ -61,12 +56,13 @@ extension OnTheMapServerCommand.User {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let db = try await ServerDatabase.open(database.configuration)
-            do {
-                let (key, deleted) = try await db.deleteUser(keyOrEmail: account)
-                print("Deleted account \(key) and \(deleted) location\(deleted == 1 ? "" : "s").")
-            } catch let error as ServerDatabase.AccountError {
-                throw ValidationError(error.description)
+            try await database.withDatabase { db in
+                do {
+                    let (key, deleted) = try await db.deleteUser(keyOrEmail: account)
+                    print("Deleted account \(key) and \(deleted) location\(deleted == 1 ? "" : "s").")
+                } catch let error as ServerDatabase.AccountError {
+                    throw ValidationError(error.description)
+                }
             }
         }
     }

@@ -7,14 +7,20 @@ import Testing
 /// place and link printed is cleaned of terminal controls.
 @Suite struct ModerationCommandTests {
     /// Runs `onthemap-server <arguments> --database <database>`; returns its status and standard output.
-    static func command(_ arguments: [String], database: String) throws -> (status: Int32, output: String) {
+    /// With `--password-stdin` among the arguments, `correct horse` is its standard input (else nothing).
+    static func command(_ arguments: [String], database: String, input: String? = nil) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = ProductBinary.url("onthemap-server")
         process.arguments = arguments + ["--database", database]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice  // refusals: the status says enough
+        let stdin = Pipe()
+        process.standardInput = stdin
         try process.run()
+        let given = input ?? (arguments.contains("--password-stdin") ? "correct horse\n" : "")
+        try stdin.fileHandleForWriting.write(contentsOf: Data(given.utf8))
+        try stdin.fileHandleForWriting.close()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
@@ -44,20 +50,32 @@ import Testing
         // test that what the commands print is cleaned.
         let hostile = try Self.command(
             [
-                "user", "add", "--email", "eve@example.com", "--password", "correct horse", "--first-name",
+                "user", "add", "--email", "eve@example.com", "--password-stdin", "--first-name",
                 "Eve\u{1B}]0;owned\u{07}", "--last-name", "Lovelace",
             ], database: database)
         #expect(hostile.status != 0)
         let add = try Self.command(
             [
-                "user", "add", "--email", "ada@example.com", "--password", "correct horse", "--first-name", "Ada",
+                "user", "add", "--email", "ada@example.com", "--password-stdin", "--first-name", "Ada",
                 "--last-name", "Lovelace",
             ], database: database)
         #expect(add.status == 0)
         let adaKey = add.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        // A password on the command line (ps, shell history) is refused; so is a prompt with no terminal.
+        for arguments in [
+            ["user", "add", "--email", "argv@example.com", "--password", "correct horse", "--first-name", "A", "--last-name", "V"],
+            ["user", "add", "--email", "argv@example.com", "--first-name", "A", "--last-name", "V"],
+            ["user", "reset-password", "ada@example.com", "--password", "another horse"],
+        ] {
+            #expect(try Self.command(arguments, database: database).status != 0, "\(arguments)")
+        }
+        #expect(try await Self.logIn(server.port, "argv@example.com").status == 403)
+        let reset = try Self.command(
+            ["user", "reset-password", "ada@example.com", "--password-stdin"], database: database, input: "correct horse\n")
+        #expect(reset.status == 0)
         let moderator = try Self.command(
             [
-                "user", "add", "--email", "mod@example.com", "--password", "correct horse", "--first-name", "M",
+                "user", "add", "--email", "mod@example.com", "--password-stdin", "--first-name", "M",
                 "--last-name", "Od",
                 "--role", "moderator",
             ], database: database)
@@ -65,7 +83,7 @@ import Testing
         #expect(
             try Self.command(
                 [
-                    "user", "add", "--email", "x@example.com", "--password", "correct horse", "--first-name", "X",
+                    "user", "add", "--email", "x@example.com", "--password-stdin", "--first-name", "X",
                     "--last-name", "Y", "--role", "admin",
                 ], database: database
             ).status != 0)
@@ -135,5 +153,24 @@ import Testing
             ], "\(audit.output)")
         #expect(audit.output.hasSuffix("8 entries.\n"))
         #expect(try Self.command(["audit", "--since", "2999-01-01"], database: database).output == "0 entries.\n")
+    }
+
+    /// An export holds hidden rows and their reasons: its file is the operator's alone (0600),
+    /// also when it replaces an existing file that others could read.
+    @Test func exportFilesArePrivate() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onthemap-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("server.sqlite").path
+        for format in ["json", "csv"] {
+            let fresh = directory.appendingPathComponent("fresh.\(format)").path
+            let old = directory.appendingPathComponent("old.\(format)").path
+            #expect(FileManager.default.createFile(atPath: old, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
+            for file in [fresh, old] {
+                #expect(try Self.command(["export", "--format", format, "--output", file], database: database).status == 0)
+                let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+                #expect(mode == 0o600, "\(file): \(String(mode ?? 0, radix: 8))")
+            }
+        }
     }
 }

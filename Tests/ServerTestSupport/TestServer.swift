@@ -59,6 +59,13 @@ public enum TestBackend: String, Sendable, CustomStringConvertible {
         try? await Self.administer(admin, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 
+    /// Runs `sql` on the PostgreSQL database at `location` (a URL `makeDatabase` gave), behind the
+    /// server's back: a test that makes a state no current code path makes (an old database).
+    public static func executePostgres(_ sql: String, on location: String) async throws {
+        guard let url = URL(string: location) else { throw TestServerError("not a URL: \(location)") }
+        try await administer(url, sql)
+    }
+
     private static func administer(_ url: URL, _ sql: String) async throws {
         var logger = Logger(label: "test-postgres")
         logger.logLevel = .critical

@@ -584,11 +584,11 @@ def facebook_denied_and_expired():
 
 def add_user(email, password, first, last, role=None):
     """An account made by the operator's command (beside the running server); returns its key."""
-    command = [f"{BIN}/onthemap-server", "user", "add", "--email", email, "--password", password,
+    command = [f"{BIN}/onthemap-server", "user", "add", "--email", email, "--password-stdin",
                "--first-name", first, "--last-name", last, "--database", DATABASE]
     if role:
         command += ["--role", role]  # Docs/Access.md: roles arrive with the moderation server work
-    result = subprocess.run(command, capture_output=True, text=True)
+    result = subprocess.run(command, capture_output=True, text=True, input=password + "\n")
     assert result.returncode == 0, result.stderr
     return result.stdout.strip().split("\n")[-1]
 

@@ -276,7 +276,8 @@ SCHEMAS = {
 
 RETRY_AFTER = {"Retry-After": {"description": "Seconds until it may be tried again.", "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
 BUSY = udacity("Too many password checks run at once (`--max-concurrent-hashes`); try again after `Retry-After` (1 s).", None, RETRY_AFTER)
-SET_COOKIE = {"Set-Cookie": {"description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login also sets "
+SET_COOKIE = {"Set-Cookie": {"description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login sent with "
+                             "`Content-Type: application/json` also sets "
                              "`onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a "
                              "logout clears it.", "schema": {"type": "string"}}}
 QUERY_RETRY_AFTER = {"Retry-After": {"description": "Seconds until the query may be sent again.", "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
@@ -286,11 +287,13 @@ WRITE_BODY = {"required": True, "content": json_content(ref("StudentLocationWrit
 OBJECT_ID = {"name": "objectId", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
 BEARER = [{"session": []}, {"cookie": []}]
 TOO_LARGE = response("The body is larger than the limit (64 KB by default).", ref("PlainError"))
-NO_KEYS = response("Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+NO_KEYS = response("Refused: no valid session (209), another account's row (119), an X-XSRF-TOKEN header that "
+                   "does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
                    {"oneOf": [ref("ParseError"), ref("PlainError")]})
 CREATE_REFUSED = response("Refused: no valid session (209; or a cookie-authenticated POST without "
                           "`Content-Type: application/json`), another account's uniqueKey (119), the account already "
-                          "has `--max-rows-per-account` rows (119), or missing Parse keys.",
+                          "has `--max-rows-per-account` rows (119), an X-XSRF-TOKEN header that does not match the "
+                          "XSRF-TOKEN cookie (119), or missing Parse keys.",
                           {"oneOf": [ref("ParseError"), ref("PlainError")]})
 TOO_MANY_CHANGES = response("More than `--max-writes-per-minute` writes from this account (155).", ref("ParseError"),
                             {"Retry-After": {"description": "Seconds until the account's minute is over.",
@@ -320,7 +323,7 @@ def location_paths(path, is_v1, era):
                 "operationId": f"listLocations{name}", "tags": tags, "summary": "List locations (Parse query).",
                 "parameters": list_parameters(is_v1),
                 "responses": {"200": response("A page of rows.", ref("StudentLocationList")),
-                              "400": parse_error("A bad query (102, 105, 107), or one too expensive (124: over a cap "
+                              "400": parse_error("A bad query (102, 105, 107; 102 also for more than 10 `order` keys), or one too expensive (124: over a cap "
                                                  "of the `where`, or over the query time budget)."),
                               "403": NO_KEYS,
                               "503": response("Every slot for expensive queries is taken (155); retry later.",
@@ -346,14 +349,16 @@ def location_paths(path, is_v1, era):
                 "security": BEARER, "requestBody": WRITE_BODY,
                 "responses": {"200": response("Updated.", ref("UpdatedLocation")),
                               "400": parse_error("Invalid body (107, 111, 142)."), "403": NO_KEYS,
-                              "404": parse_error("No such row (101)."), "413": TOO_LARGE, "429": TOO_MANY_CHANGES},
+                              "404": parse_error("No such row, or another's hidden row the caller may not see (101)."),
+                              "413": TOO_LARGE, "429": TOO_MANY_CHANGES},
             },
             "delete": {
                 "operationId": f"deleteLocation{name}", "tags": tags,
                 "summary": "Delete a row: its owner, a moderator, or anyone under `--open-writes` (Docs/Access.md).",
                 "security": BEARER + [{}],
                 "responses": {"200": response("Deleted.", ref("Empty")), "403": NO_KEYS,
-                              "404": parse_error("No such row (101)."), "429": TOO_MANY_CHANGES},
+                              "404": parse_error("No such row, or another's hidden row the caller may not see (101)."),
+                              "429": TOO_MANY_CHANGES},
             },
         },
     }
@@ -384,7 +389,7 @@ def session_paths(prefix, wrapped):
                 "requestBody": {"required": True, "content": json_content(ref("LoginRequest"))},
                 "responses": {
                     "200": udacity("Logged in; sets the XSRF-TOKEN cookie.", ref("SessionResponse"), SET_COOKIE),
-                    "400": udacity("Not exactly one credential, a missing field, or not JSON."),
+                    "400": udacity("Not exactly one credential, a missing field, a NUL in a credential, or not JSON."),
                     "403": udacity("`Account not found or invalid credentials.`; for a provider's token: `The <provider> "
                                    "access token is not valid.`, `… was issued for another app.`, `… has expired.`"),
                     "413": udacity("The body is larger than the limit (64 KB by default)."),
@@ -405,7 +410,8 @@ def session_paths(prefix, wrapped):
                 ],
                 "responses": {
                     "200": udacity("Logged out; clears the cookie.", ref("DeleteSessionResponse"), SET_COOKIE),
-                    "403": udacity("No session, or the header does not match the cookie."),
+                    "403": udacity("No session, or the X-XSRF-TOKEN header does not match the XSRF-TOKEN cookie "
+                                   "(refused whatever else names the session)."),
                 },
             },
         },

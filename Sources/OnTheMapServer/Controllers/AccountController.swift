@@ -47,6 +47,9 @@ struct AccountController: Sendable {
                 throw APIFailure.udacity(
                     .badRequest, "Send the account's password: {\"password\":\"…\"}.", parameter: "password")
             }
+            guard !CredentialText.hasNUL(password) else {
+                throw APIFailure.udacity(.badRequest, "A credential must not contain a NUL character.", parameter: "password")
+            }
             let admission = try await throttle.admitLogin(account: account, email: account.email, address: address)
             guard try await sessions.verify(account: account, password: password)?.key == key else {
                 throw APIFailure.udacity(.forbidden, "The password is not right.")

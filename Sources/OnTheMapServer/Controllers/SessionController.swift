@@ -43,9 +43,16 @@ struct SessionController: Sendable {
         }
         let credentials = ["udacity", "facebook_mobile", "oauth"].filter { fields[$0] != nil }
         guard credentials.count == 1 else { throw APIFailure.udacity(.badRequest, "Did not specify exactly one credential.") }
+        // A NUL is refused before any store or hash sees it (SQLite would end the text there).
+        guard !CredentialText.hasNUL(fields[credentials[0]]) else {
+            throw APIFailure.udacity(.badRequest, "A credential must not contain a NUL character.")
+        }
+        // The session cookie only for a JSON body: a cross-site form (which can send only
+        // text/plain, form or multipart bodies without a preflight) must not log a visitor in.
+        let cookie = CallerResolver.isJSON(request.headers[.contentType]) ? SessionCookie(request, configuration) : nil
         guard credentials[0] == "udacity" else {
             let account = try await providerLogin.account(credential: credentials[0], fields: fields[credentials[0]], address: address)
-            return try await sessionResponse(for: account, status: .ok, cookie: SessionCookie(request, configuration))
+            return try await sessionResponse(for: account, status: .ok, cookie: cookie)
         }
         guard case .string(let username) = fields["udacity"]?["username"] else {
             throw APIFailure.udacity(.badRequest, "trails.Error 400: Missing parameter 'username'", parameter: "udacity.username")
@@ -63,7 +70,7 @@ struct SessionController: Sendable {
             throw APIFailure.udacity(.forbidden, "Account not found or invalid credentials.")
         }
         try await throttle.loginSucceeded(admission)
-        return try await sessionResponse(for: account, status: .ok, cookie: SessionCookie(request, configuration))
+        return try await sessionResponse(for: account, status: .ok, cookie: cookie)
     }
 
     /// A new session's answer; with `cookie`, it also sets the session cookie (Docs/Access.md).

@@ -18,8 +18,9 @@ struct LiveQueryChildChannel: ServerChildChannel, HTTPChannelHandler {
     enum Upgrade: Sendable {
         /// The LiveQuery socket, running in its handlers.
         case liveQuery
-        /// HTTP; `refusedUpgrade` when the client asked for an upgrade that was not given.
-        case http(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, refusedUpgrade: Bool)
+        /// HTTP; `refusedUpgrade` (the answer to give) when the client asked for an upgrade that
+        /// was not given.
+        case http(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, refusedUpgrade: HTTPResponse.Status?)
     }
 
     struct Value: ServerChildChannelValue {
@@ -51,13 +52,18 @@ struct LiveQueryChildChannel: ServerChildChannel, HTTPChannelHandler {
         channel.eventLoop.makeCompletedFuture {
             let sync = channel.pipeline.syncOperations
             // Per connection: whether an upgrade was asked for, and the LiveQuery admission of it.
-            let asked = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+            let asked = NIOLoopBoundBox<HTTPResponse.Status?>(nil, eventLoop: channel.eventLoop)
             let admitted = NIOLoopBoundBox<LiveQueryServer.Admission?>(nil, eventLoop: channel.eventLoop)
             let limits = liveQuery.limits
             let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
                 maxFrameSize: limits.maxMessageBytes,
                 shouldUpgrade: { [liveQuery] channel, head in
-                    asked.value = true
+                    // Another site's page may not open a socket (403); an upgrade elsewhere is 400.
+                    guard liveQuery.allowsOrigin(head) else {
+                        asked.value = .forbidden
+                        return channel.eventLoop.makeSucceededFuture(nil)
+                    }
+                    asked.value = .badRequest
                     admitted.value = liveQuery.admit(head, channel: channel)
                     return channel.eventLoop.makeSucceededFuture(admitted.value == nil ? nil : HTTPHeaders())
                 },
@@ -101,14 +107,15 @@ struct LiveQueryChildChannel: ServerChildChannel, HTTPChannelHandler {
             switch try await value.upgrade.get() {
             case .liveQuery:
                 return
-            case .http(let http, refusedUpgrade: false):
+            case .http(let http, refusedUpgrade: nil):
                 await handleHTTP(asyncChannel: http, logger: logger)
-            case .http(let http, refusedUpgrade: true):
-                // An upgrade somewhere other than `/`: 400, and the connection ends.
+            case .http(let http, refusedUpgrade: let status?):
+                // An upgrade somewhere other than `/` (400) or from another site's page (403);
+                // the connection ends.
                 try await http.executeThenClose { _, outbound in
                     try await outbound.write(
                         contentsOf: [
-                            .head(HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])),
+                            .head(HTTPResponse(status: status, headerFields: [.connection: "close", .contentLength: "0"])),
                             .end(nil),
                         ])
                 }

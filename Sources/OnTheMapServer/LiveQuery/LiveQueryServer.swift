@@ -37,6 +37,13 @@ final class LiveQueryServer: Sendable {
         let refusal: LiveQueryError?
     }
 
+    /// Whether the upgrade's `Origin` may open a socket (`OriginCheck`: none, the server's own,
+    /// or `--allowed-origin`).
+    func allowsOrigin(_ head: HTTPRequestHead) -> Bool {
+        OriginCheck.allows(
+            origin: head.headers["Origin"].first, host: head.headers["Host"].first, allowed: configuration.allowedOrigins)
+    }
+
     /// Admits a request for `/` to the LiveQuery socket (`nil`: anything else, which stays HTTP).
     /// The socket is counted here, against its address and the total, until its channel closes.
     func admit(_ head: HTTPRequestHead, channel: any Channel) -> Admission? {

@@ -74,6 +74,9 @@ struct MeasuredStorage: WritableStorage {
     func isReachable() async throws { try await measure("ping") { try await base.isReachable() } }
 
     func insert(_ account: Account) async throws { try await measure("insert_account") { try await base.insert(account) } }
+    func migrateEmailKeys() async throws -> [EmailKeyCollision] {
+        try await measure("migrate") { try await base.migrateEmailKeys() }
+    }
     func account(email: String) async throws -> Account? { try await measure("account") { try await base.account(email: email) } }
     func account(key: String) async throws -> Account? { try await measure("account") { try await base.account(key: key) } }
     func accountKey(for identity: ProviderIdentity) async throws -> String? {

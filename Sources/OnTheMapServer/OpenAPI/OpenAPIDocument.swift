@@ -58,7 +58,7 @@ enum OpenAPIDocument {
             },
             "headers": {
               "Set-Cookie": {
-                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
+                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login sent with `Content-Type: application/json` also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
                 "schema": {
                   "type": "string"
                 }
@@ -66,7 +66,7 @@ enum OpenAPIDocument {
             }
           },
           "400": {
-            "description": "Not exactly one credential, a missing field, or not JSON. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "description": "Not exactly one credential, a missing field, a NUL in a credential, or not JSON. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
             "content": {
               "application/json": {
                 "schema": {
@@ -185,7 +185,7 @@ enum OpenAPIDocument {
             },
             "headers": {
               "Set-Cookie": {
-                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
+                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login sent with `Content-Type: application/json` also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
                 "schema": {
                   "type": "string"
                 }
@@ -193,7 +193,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "No session, or the header does not match the cookie. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "description": "No session, or the X-XSRF-TOKEN header does not match the XSRF-TOKEN cookie (refused whatever else names the session). The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
             "content": {
               "application/json": {
                 "schema": {
@@ -234,7 +234,7 @@ enum OpenAPIDocument {
             },
             "headers": {
               "Set-Cookie": {
-                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
+                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login sent with `Content-Type: application/json` also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
                 "schema": {
                   "type": "string"
                 }
@@ -570,7 +570,7 @@ enum OpenAPIDocument {
             },
             "headers": {
               "Set-Cookie": {
-                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
+                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login sent with `Content-Type: application/json` also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
                 "schema": {
                   "type": "string"
                 }
@@ -578,7 +578,7 @@ enum OpenAPIDocument {
             }
           },
           "400": {
-            "description": "Not exactly one credential, a missing field, or not JSON. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "description": "Not exactly one credential, a missing field, a NUL in a credential, or not JSON. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
             "content": {
               "application/json": {
                 "schema": {
@@ -697,7 +697,7 @@ enum OpenAPIDocument {
             },
             "headers": {
               "Set-Cookie": {
-                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
+                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login sent with `Content-Type: application/json` also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
                 "schema": {
                   "type": "string"
                 }
@@ -705,7 +705,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "No session, or the header does not match the cookie. The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
+            "description": "No session, or the X-XSRF-TOKEN header does not match the XSRF-TOKEN cookie (refused whatever else names the session). The body starts with the five bytes `)]}'` and a newline (anti-XSSI, as Udacity's API did); the JSON described here follows them.",
             "content": {
               "application/json": {
                 "schema": {
@@ -746,7 +746,7 @@ enum OpenAPIDocument {
             },
             "headers": {
               "Set-Cookie": {
-                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
+                "description": "`XSRF-TOKEN=…; Path=/; SameSite=Lax`; a login sent with `Content-Type: application/json` also sets `onthemap_session=…; Path=/; HttpOnly; SameSite=Strict` (`; Secure` over TLS) and a logout clears it.",
                 "schema": {
                   "type": "string"
                 }
@@ -1136,7 +1136,7 @@ enum OpenAPIDocument {
             }
           },
           "400": {
-            "description": "A bad query (102, 105, 107), or one too expensive (124: over a cap of the `where`, or over the query time budget).",
+            "description": "A bad query (102, 105, 107; 102 also for more than 10 `order` keys), or one too expensive (124: over a cap of the `where`, or over the query time budget).",
             "content": {
               "application/json": {
                 "schema": {
@@ -1146,7 +1146,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209), another account's row (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -1237,7 +1237,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209; or a cookie-authenticated POST without `Content-Type: application/json`), another account's uniqueKey (119), the account already has `--max-rows-per-account` rows (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209; or a cookie-authenticated POST without `Content-Type: application/json`), another account's uniqueKey (119), the account already has `--max-rows-per-account` rows (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -1315,7 +1315,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209), another account's row (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -1389,7 +1389,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209), another account's row (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -1406,7 +1406,7 @@ enum OpenAPIDocument {
             }
           },
           "404": {
-            "description": "No such row (101).",
+            "description": "No such row, or another's hidden row the caller may not see (101).",
             "content": {
               "application/json": {
                 "schema": {
@@ -1473,7 +1473,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209), another account's row (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -1490,7 +1490,7 @@ enum OpenAPIDocument {
             }
           },
           "404": {
-            "description": "No such row (101).",
+            "description": "No such row, or another's hidden row the caller may not see (101).",
             "content": {
               "application/json": {
                 "schema": {
@@ -1747,7 +1747,7 @@ enum OpenAPIDocument {
             }
           },
           "400": {
-            "description": "A bad query (102, 105, 107), or one too expensive (124: over a cap of the `where`, or over the query time budget).",
+            "description": "A bad query (102, 105, 107; 102 also for more than 10 `order` keys), or one too expensive (124: over a cap of the `where`, or over the query time budget).",
             "content": {
               "application/json": {
                 "schema": {
@@ -1757,7 +1757,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209), another account's row (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -1848,7 +1848,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209; or a cookie-authenticated POST without `Content-Type: application/json`), another account's uniqueKey (119), the account already has `--max-rows-per-account` rows (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209; or a cookie-authenticated POST without `Content-Type: application/json`), another account's uniqueKey (119), the account already has `--max-rows-per-account` rows (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -1926,7 +1926,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209), another account's row (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2000,7 +2000,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209), another account's row (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2017,7 +2017,7 @@ enum OpenAPIDocument {
             }
           },
           "404": {
-            "description": "No such row (101).",
+            "description": "No such row, or another's hidden row the caller may not see (101).",
             "content": {
               "application/json": {
                 "schema": {
@@ -2084,7 +2084,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209), another account's row (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2101,7 +2101,7 @@ enum OpenAPIDocument {
             }
           },
           "404": {
-            "description": "No such row (101).",
+            "description": "No such row, or another's hidden row the caller may not see (101).",
             "content": {
               "application/json": {
                 "schema": {
@@ -2208,7 +2208,7 @@ enum OpenAPIDocument {
             }
           },
           "400": {
-            "description": "A bad query (102, 105, 107), or one too expensive (124: over a cap of the `where`, or over the query time budget).",
+            "description": "A bad query (102, 105, 107; 102 also for more than 10 `order` keys), or one too expensive (124: over a cap of the `where`, or over the query time budget).",
             "content": {
               "application/json": {
                 "schema": {
@@ -2218,7 +2218,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209), another account's row (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2309,7 +2309,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209; or a cookie-authenticated POST without `Content-Type: application/json`), another account's uniqueKey (119), the account already has `--max-rows-per-account` rows (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209; or a cookie-authenticated POST without `Content-Type: application/json`), another account's uniqueKey (119), the account already has `--max-rows-per-account` rows (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2387,7 +2387,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209), another account's row (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2461,7 +2461,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209), another account's row (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2478,7 +2478,7 @@ enum OpenAPIDocument {
             }
           },
           "404": {
-            "description": "No such row (101).",
+            "description": "No such row, or another's hidden row the caller may not see (101).",
             "content": {
               "application/json": {
                 "schema": {
@@ -2545,7 +2545,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "Refused: no valid session (209), another account's row (119), or missing Parse keys.",
+            "description": "Refused: no valid session (209), another account's row (119), an X-XSRF-TOKEN header that does not match the XSRF-TOKEN cookie (119), or missing Parse keys.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2562,7 +2562,7 @@ enum OpenAPIDocument {
             }
           },
           "404": {
-            "description": "No such row (101).",
+            "description": "No such row, or another's hidden row the caller may not see (101).",
             "content": {
               "application/json": {
                 "schema": {

@@ -60,9 +60,17 @@ package struct ListQuery: Sendable, Hashable {
         return query
     }
 
+    /// The most `order` keys a list takes: one per field (a key given twice sorts nothing more).
+    /// Thousands of keys had made an `ORDER BY` the database refused (500).
+    package static var maxOrderKeys: Int { LocationField.allCases.count }
+
     private static func parseOrder(_ text: String) throws(APIFailure) -> [SortKey] {
         var keys: [SortKey] = []
-        for part in text.split(separator: ",") {
+        let parts = text.split(separator: ",")
+        guard parts.count <= maxOrderKeys else {
+            throw .invalidQuery("Too many order keys: at most \(maxOrderKeys).")
+        }
+        for part in parts {
             var name = part.trimmingCharacters(in: .whitespaces)
             let descending = name.hasPrefix("-")
             if descending { name.removeFirst() }

@@ -15,8 +15,8 @@ extension SQLiteStorage {
         do {
             try await pool.write { db in
                 try db.execute(
-                    sql: "INSERT INTO account (key, email, password_hash, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [account.key, account.email, account.passwordHash, account.firstName, account.lastName, account.createdAt])
+                    sql: "INSERT INTO account (key, email, email_key, password_hash, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [account.key, account.email, EmailKey.canonical(account.email), account.passwordHash, account.firstName, account.lastName, account.createdAt])
                 try db.execute(
                     sql: "INSERT INTO provider_identity (provider, subject, account_key) VALUES (?, ?, ?)",
                     arguments: [identity.provider, identity.subject, account.key])

@@ -102,8 +102,8 @@ extension SQLiteStorage {
                         """, arguments: [codeHash, now])
                 guard db.changesCount > 0 else { throw StorageError.inviteNotUsable }
                 try db.execute(
-                    sql: "INSERT INTO account (key, email, password_hash, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [account.key, account.email, account.passwordHash, account.firstName, account.lastName, account.createdAt])
+                    sql: "INSERT INTO account (key, email, email_key, password_hash, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [account.key, account.email, EmailKey.canonical(account.email), account.passwordHash, account.firstName, account.lastName, account.createdAt])
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw StorageError.duplicateEmail

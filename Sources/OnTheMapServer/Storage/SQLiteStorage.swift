@@ -281,8 +281,8 @@ final class SQLiteStorage: WritableStorage {
         do {
             try await pool.write { db in
                 try db.execute(
-                    sql: "INSERT INTO account (key, email, password_hash, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [account.key, account.email, account.passwordHash, account.firstName, account.lastName, account.createdAt])
+                    sql: "INSERT INTO account (key, email, email_key, password_hash, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [account.key, account.email, EmailKey.canonical(account.email), account.passwordHash, account.firstName, account.lastName, account.createdAt])
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw StorageError.duplicateEmail
@@ -291,7 +291,15 @@ final class SQLiteStorage: WritableStorage {
 
     func account(email: String) async throws -> Account? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM account WHERE email = ?", arguments: [email]).map(Self.account(from:))
+            // By the canonical form; an account the e-mail migration found colliding has no key
+            // (`EmailKeyCollision`) and is found by exactly its own address, before the holder.
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT * FROM account WHERE email_key = ? OR (email_key IS NULL AND email = ? COLLATE BINARY)
+                    ORDER BY email_key IS NULL DESC LIMIT 1
+                    """, arguments: [EmailKey.canonical(email), email]
+            ).map(Self.account(from:))
         }
     }
 

@@ -2,8 +2,12 @@ import SafeText
 
 /// StudentLocation rows as CSV (RFC 4180): a header of the field names, then one line per row.
 /// A field that is not set is an empty cell (so CSV cannot tell "not set" from "empty").
+///
+/// After the ten fields come the row's visibility (Docs/Access.md): `hiddenAt`, `hiddenReason`
+/// and `hiddenBy`, empty for a row everyone sees, so that an export imports back as it was.
 enum LocationCSV {
-    static let header = LocationField.allCases.map(\.rawValue)
+    static let visibilityHeader = ["hiddenAt", "hiddenReason", "hiddenBy"]
+    static let header = LocationField.allCases.map(\.rawValue) + visibilityHeader
 
     /// The header line.
     static func headerLine() -> String {
@@ -15,6 +19,7 @@ enum LocationCSV {
         let cells: [String?] = [
             row.objectId, row.uniqueKey, row.firstName, row.lastName, row.mapString, row.mediaURL,
             row.latitude.map { $0.description }, row.longitude.map { $0.description }, row.createdAt, row.updatedAt,
+            row.hiddenAt, row.hiddenAt == nil ? nil : row.hiddenReason, row.hiddenAt == nil ? nil : row.hiddenBy,
         ]
         return cells.map { quote($0 ?? "") }.joined(separator: ",") + "\r\n"
     }

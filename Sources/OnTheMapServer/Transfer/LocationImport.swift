@@ -6,7 +6,12 @@ import OnTheMapModels
 /// Rules: a row without finite latitude −90…90 and longitude −180…180 is skipped (the API would
 /// refuse to create it, and every client skips it); a numeric `uniqueKey` becomes text; a row
 /// without a usable `objectId` (10 to 32 of `[A-Za-z0-9]`) gets a new one; dates that are not
-/// ISO-8601 become the import time; text is cut at NUL and kept to `maxStringBytes` or skipped.
+/// ISO-8601 become the import time; text with a NUL or over `maxStringBytes` is skipped.
+///
+/// Visibility is kept (Docs/Access.md): a row with `"hidden": true` (JSON) or a `hiddenAt` date
+/// (JSON or CSV) is imported hidden, with its `hiddenReason` and `hiddenBy` (an export writes
+/// all three); a hidden row whose file gives no date, reason or hider is hidden at the import
+/// time, for "hidden before import", by `operator`. A row is never made visible by an import.
 struct LocationImport {
     /// What an import did.
     struct Report: Sendable, Equatable {
@@ -56,12 +61,32 @@ struct LocationImport {
             }
         }
         let created = date(object["createdAt"]) ?? now
-        return StoredLocation(
+        var row = StoredLocation(
             objectId: objectId(object["objectId"]) ?? RandomID.alphanumeric(10), uniqueKey: fields["uniqueKey"],
             firstName: fields["firstName"], lastName: fields["lastName"], mapString: fields["mapString"],
             mediaURL: fields["mediaURL"], latitude: latitude, longitude: longitude, createdAt: created,
             updatedAt: date(object["updatedAt"]) ?? created)
+        let hiddenAtText: String?
+        switch text("hiddenAt") {
+        case .success(let value): hiddenAtText = value.flatMap { $0.isEmpty ? nil : $0 }
+        case .failure:
+            report.skippedMalformed += 1
+            return nil
+        }
+        if object["hidden"] == .bool(true) || hiddenAtText != nil {
+            guard case .success(let reason) = text("hiddenReason"), case .success(let hider) = text("hiddenBy") else {
+                report.skippedMalformed += 1
+                return nil
+            }
+            row.hiddenAt = hiddenAtText.flatMap { date(.string($0)) } ?? now
+            row.hiddenReason = reason.flatMap { $0.isEmpty ? nil : $0 } ?? Self.unknownReason
+            row.hiddenBy = hider.flatMap { $0.isEmpty ? nil : $0 } ?? AuditLog.operator
+        }
+        return row
     }
+
+    /// The reason of a row a file marks hidden without saying why.
+    static let unknownReason = "hidden before import"
 
     /// A row from a CSV record under `header` (empty cells are "not set").
     func row(fromCSV cells: [String], header: [String], report: inout Report) -> StoredLocation? {

@@ -73,13 +73,31 @@ package struct ClassWrites: Sendable {
         if let owner, let key = changes.uniqueKey, key != owner {
             throw WriteRefusal.access(.forbidden("You cannot give a location to another account."))
         }
+        try await checkVisible(objectId: objectId, caller)
         try await fairShare.countWrite(caller, now: now)
         let time = WireDate.string(from: now)
         switch try await storage.update(objectId: objectId, changes: changes, updatedAt: time, owner: owner) {
         case .done: return time
         case .notFound: throw WriteRefusal.notFound
-        case .notOwner: throw try await notOwner(objectId, caller)
+        case .notOwner: throw try await refusalOfOthersRow(objectId: objectId, caller)
         }
+    }
+
+    /// A row `caller` may not see is answered as no row at all (404, as a read of it is), so
+    /// that a write does not tell a hidden row exists.
+    private func checkVisible(objectId: String, _ caller: Caller) async throws {
+        guard let row = try await storage.location(objectId: objectId), Access.maySee(row, caller) else {
+            throw WriteRefusal.notFound
+        }
+    }
+
+    /// The refusal of a write the storage found to be of another's row: 404 when the row is (by
+    /// now) one `caller` may not see, else 403.
+    private func refusalOfOthersRow(objectId: String, _ caller: Caller) async throws -> WriteRefusal {
+        guard let row = try await storage.location(objectId: objectId), Access.maySee(row, caller) else {
+            return WriteRefusal.notFound
+        }
+        return WriteRefusal.access(.forbidden("This location belongs to another account."))
     }
 
     /// Deletes a row: a caller's own, any row for a moderator (audited when another's) or under
@@ -92,6 +110,7 @@ package struct ClassWrites: Sendable {
         case .caller(let caller):
             let owner: String?
             do { owner = try Access.requiredOwner(for: .delete, caller) } catch { throw WriteRefusal.access(error) }
+            try await checkVisible(objectId: objectId, caller)
             try await fairShare.countWrite(caller, now: now)
             // A moderator deleting another's row is a moderation act: it goes to the audit log.
             var othersRow = false
@@ -104,16 +123,9 @@ package struct ClassWrites: Sendable {
                     try await audit.record(actor: key, action: "delete-location", target: objectId, now: now)
                 }
             case .notFound: throw WriteRefusal.notFound
-            case .notOwner: throw try await notOwner(objectId, caller)
+            case .notOwner: throw try await refusalOfOthersRow(objectId: objectId, caller)
             }
         }
-    }
-
-    /// The refusal of a write to another's row: 119, unless the caller may not even see the row
-    /// (hidden): then the same "not found" as a read, so that a write cannot tell that it exists.
-    private func notOwner(_ objectId: String, _ caller: Caller) async throws -> WriteRefusal {
-        guard let row = try await storage.location(objectId: objectId), Access.maySee(row, caller) else { return .notFound }
-        return .access(.forbidden("This location belongs to another account."))
     }
 
     /// Hides a row with `reason` (checked by `checkReason`), or shows it again (`nil`): moderators

@@ -17,6 +17,10 @@ package protocol WritableStorage: ServerStorage {
     /// subscriber one by one: their change-log entries are replaced, in the same transaction, by
     /// one `refresh` entry, which only tells the list caches that the table changed.
     func fillSynthetic(count: Int) async throws
+    /// Gives every account that has none its canonical e-mail key (`EmailKey`), oldest first,
+    /// and adds the column and its unique index if missing: a step of its own after `migrate`.
+    /// An account whose key an older one holds keeps none and is returned, never merged.
+    func migrateEmailKeys() async throws -> [EmailKeyCollision]
     /// - Throws: `StorageError.duplicateEmail` when the email is taken (case-insensitively).
     func insert(_ account: Account) async throws
     /// Inserts `account` and links `identity` to it, in one transaction.
