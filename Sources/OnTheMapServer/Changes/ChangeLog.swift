@@ -34,7 +34,7 @@ package struct LoggedChange: Sendable, Hashable {
             let before = before.flatMap(StoredLocation.init(loggedJSON:))
             let after = after.flatMap(StoredLocation.init(loggedJSON:))
             guard before != nil || after != nil else { return nil }
-            change = .location(LocationChange(before: before, after: after))
+            change = .location(LocationChange(before: before, after: after, seq: seq))
         case ChangeLogSQL.accountKind:
             change = .account(key: subject)
         case ChangeLogSQL.refreshKind:

@@ -7,10 +7,13 @@ import NIOConcurrencyHelpers
 package struct LocationChange: Sendable, Hashable {
     package var before: StoredLocation?
     package var after: StoredLocation?
+    /// Its place in the change log (0: not from the log).
+    package var seq: Int64
 
-    package init(before: StoredLocation?, after: StoredLocation?) {
+    package init(before: StoredLocation?, after: StoredLocation?, seq: Int64 = 0) {
         self.before = before
         self.after = after
+        self.seq = seq
     }
 
     package var objectId: String? { after?.objectId ?? before?.objectId }

@@ -11,6 +11,9 @@ final class LiveQueryHub: Sendable {
         /// The session token `caller` was resolved from (its own, else the socket's): asked again
         /// when the change log says its account changed (`LiveQueryServer.followCaller`).
         var sessionToken: String?
+        /// The change log's end when it subscribed: changes logged before (which the follower may
+        /// still be delivering) are not its events — its `query` page has them.
+        var since: Int64 = 0
     }
 
     let visibility: LiveQueryVisibility
@@ -52,6 +55,7 @@ final class LiveQueryHub: Sendable {
     /// The event a change means for one subscription, or `nil`: `where` and visibility decide on
     /// the row before and after (docs/livequery.md's table).
     func event(for change: LocationChange, _ subscription: Subscription, clientId: Int, requestId: Int) -> String? {
+        guard change.seq == 0 || change.seq > subscription.since else { return nil }
         func matches(_ row: StoredLocation?) -> Bool {
             guard let row else { return false }
             return subscription.query.predicate.matches(row) && visibility(row, subscription.caller)

@@ -120,7 +120,8 @@ final class LiveQueryServer: Sendable {
                 try checkCost(of: query, replacing: existing, on: connection)
                 let token = sessionToken ?? existing?.sessionToken ?? connection.sessionToken
                 let caller = sessionToken == nil ? (existing?.caller ?? connection.caller) : try await caller(sessionToken)
-                connection.setSubscription(requestId, .init(query: query, caller: caller, sessionToken: token))
+                let since = try await storage.changeLogEnd()
+                connection.setSubscription(requestId, .init(query: query, caller: caller, sessionToken: token, since: since))
                 connection.enqueue(LiveQueryReply.subscription("subscribed", clientId: clientId, requestId: requestId))
             case .unsubscribe(let requestId):
                 requestIdOfMessage = requestId
