@@ -80,6 +80,10 @@ let package = Package(
 
         // MARK: - Server
 
+        /// A password typed with echo off, or the first line of stdin: `onthemap login` and
+        /// `onthemap-server user add|reset-password`.
+        .target(name: "PasswordInput"),
+
         /// libnettle: the server core's SHA-256 and HMAC-SHA256 (no hand-written cryptography; the
         /// app's built-in server links the core, and the app compiles no BoringSSL).
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
@@ -193,7 +197,7 @@ let package = Package(
             name: "onthemap",
             dependencies: [
                 "APIClient", "DemoClass", "Geo", "OnTheMapConfig", "OnTheMapModels", "OnTheMapServer", "QRCode",
-                "SafeText", "TerminalNCurses", "TerminalUI", "ViewModels", "WorldMap", "MapPicture",
+                "SafeText", "TerminalNCurses", "TerminalUI", "ViewModels", "WorldMap", "MapPicture", "PasswordInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -201,7 +205,7 @@ let package = Package(
         .executableTarget(
             name: "onthemap-server",
             dependencies: [
-                "OnTheMapServer", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "SafeText",
+                "OnTheMapServer", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "SafeText", "PasswordInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

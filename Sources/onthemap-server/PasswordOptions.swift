@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
+import PasswordInput
 
 /// How `user add` and `user reset-password` take a password: typed at a prompt with echo off, or
 /// the first line of standard input with `--password-stdin` — never the command line, where `ps`
@@ -24,32 +22,19 @@ struct PasswordOptions: ParsableArguments {
     /// The password, from standard input or the terminal.
     func read(prompt: String = "Password: ") throws -> String {
         if passwordStdin {
-            guard var line = readLine(strippingNewline: true) else {
+            guard let line = PasswordInput.firstLineOfStandardInput() else {
                 throw ValidationError("--password-stdin: nothing on standard input.")
             }
-            if line.hasSuffix("\r") { line.removeLast() }
             guard !line.isEmpty else { throw ValidationError("--password-stdin: the password is empty.") }
             return line
         }
-        guard isatty(STDIN_FILENO) == 1 else {
+        guard PasswordInput.isTerminal else {
             throw ValidationError("No terminal to ask for the password: pipe it in with --password-stdin.")
         }
-        FileHandle.standardError.write(Data(prompt.utf8))
-        var saved = termios()
-        let haveTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
-        if haveTerminal {
-            var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            quiet.c_lflag |= tcflag_t(ICANON)
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
-        }
-        defer {
-            if haveTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
-            FileHandle.standardError.write(Data("\n".utf8))
-        }
-        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-            throw ValidationError("No password given.")
-        }
+        let line = PasswordInput.lineWithoutEcho(
+            before: { FileHandle.standardError.write(Data(prompt.utf8)) },
+            after: { FileHandle.standardError.write(Data("\n".utf8)) })
+        guard let line, !line.isEmpty else { throw ValidationError("No password given.") }
         return line
     }
 }
