@@ -73,7 +73,7 @@ package struct ClassWrites: Sendable {
         if let owner, let key = changes.uniqueKey, key != owner {
             throw WriteRefusal.access(.forbidden("You cannot give a location to another account."))
         }
-        try await checkVisible(objectId: objectId, caller)
+        _ = try await visibleRow(objectId: objectId, caller)
         try await fairShare.countWrite(caller, now: now)
         let time = WireDate.string(from: now)
         switch try await storage.update(objectId: objectId, changes: changes, updatedAt: time, owner: owner) {
@@ -83,20 +83,19 @@ package struct ClassWrites: Sendable {
         }
     }
 
-    /// A row `caller` may not see is answered as no row at all (404, as a read of it is), so
-    /// that a write does not tell a hidden row exists.
-    private func checkVisible(objectId: String, _ caller: Caller) async throws {
+    /// The row, when `caller` may see it; a row it may not see is answered as no row at all (404,
+    /// as a read of it is), so that a write does not tell a hidden row exists.
+    private func visibleRow(objectId: String, _ caller: Caller) async throws -> StoredLocation {
         guard let row = try await storage.location(objectId: objectId), Access.maySee(row, caller) else {
             throw WriteRefusal.notFound
         }
+        return row
     }
 
     /// The refusal of a write the storage found to be of another's row: 404 when the row is (by
-    /// now) one `caller` may not see, else 403.
+    /// now) one `caller` may not see (thrown by `visibleRow`), else 403.
     private func refusalOfOthersRow(objectId: String, _ caller: Caller) async throws -> WriteRefusal {
-        guard let row = try await storage.location(objectId: objectId), Access.maySee(row, caller) else {
-            return WriteRefusal.notFound
-        }
+        _ = try await visibleRow(objectId: objectId, caller)
         return WriteRefusal.access(.forbidden("This location belongs to another account."))
     }
 
@@ -110,13 +109,11 @@ package struct ClassWrites: Sendable {
         case .caller(let caller):
             let owner: String?
             do { owner = try Access.requiredOwner(for: .delete, caller) } catch { throw WriteRefusal.access(error) }
-            try await checkVisible(objectId: objectId, caller)
+            let row = try await visibleRow(objectId: objectId, caller)
             try await fairShare.countWrite(caller, now: now)
             // A moderator deleting another's row is a moderation act: it goes to the audit log.
             var othersRow = false
-            if case .account(let key, .moderator) = caller, let row = try await storage.location(objectId: objectId) {
-                othersRow = row.uniqueKey != key
-            }
+            if case .account(let key, .moderator) = caller { othersRow = row.uniqueKey != key }
             switch try await storage.delete(objectId: objectId, owner: owner) {
             case .done:
                 if othersRow, let key = caller.accountKey {
