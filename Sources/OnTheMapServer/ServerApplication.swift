@@ -14,12 +14,7 @@ public enum ServerApplication {
     /// only loopback clients. Anyone else gets 403.
     static func checkMetricsAccess(_ request: Request, address: String?, _ configuration: ServerConfiguration) throws {
         if let token = configuration.metricsToken {
-            let given = Array((request.bearerToken ?? "").utf8)
-            let wanted = Array(token.utf8)
-            // Compared in time independent of where they differ.
-            var difference = given.count ^ wanted.count
-            for index in 0..<wanted.count { difference |= Int(wanted[index] ^ (index < given.count ? given[index] : 0)) }
-            guard difference == 0 else { throw APIFailure.forbidden("The metrics need the operator's token (Authorization: Bearer).") }
+            guard ConstantTime.equal(request.bearerToken ?? "", token) else { throw APIFailure.forbidden("The metrics need the operator's token (Authorization: Bearer).") }
             return
         }
         guard let address, ClientAddress.isLoopback(address) else {

@@ -16,7 +16,7 @@ struct TrustRulesMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let header = request.headers[.xsrfToken] {
-            guard let cookie = request.cookie("XSRF-TOKEN"), Self.sameBytes(header, cookie) else {
+            guard let cookie = request.cookie("XSRF-TOKEN"), ConstantTime.equal(header, cookie) else {
                 throw Self.xsrfMismatch(path: request.uri.path)
             }
         }
@@ -44,14 +44,6 @@ struct TrustRulesMiddleware: RouterMiddleware {
         let message = "The X-XSRF-TOKEN header does not match the XSRF-TOKEN cookie."
         let accounts = [RequestPath.Accounts.v1, .api].contains { path.hasPrefix($0.session) || path.hasPrefix($0.users) }
         return accounts ? .udacity(.forbidden, message) : .parse(.forbidden, 119, message)
-    }
-
-    /// Compared in time independent of where they differ.
-    static func sameBytes(_ a: String, _ b: String) -> Bool {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        var difference = a.count ^ b.count
-        for index in 0..<a.count { difference |= Int(a[index] ^ (index < b.count ? b[index] : 0)) }
-        return difference == 0
     }
 }
 
