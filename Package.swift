@@ -180,10 +180,10 @@ let package = Package(
         /// flags, environment, file and defaults; `[keys]` overrides applied to the key table.
         .target(
             name: "OnTheMapConfig",
-            dependencies: ["TerminalUI", .product(name: "TOMLKit", package: "TOMLKit")]),
+            dependencies: ["TerminalUI", "MapPicture", .product(name: "TOMLKit", package: "TOMLKit")]),
 
         /// The ncurses Backend: the only target that imports CNcurses.
-        .target(name: "TerminalNCurses", dependencies: ["CNcurses", "TerminalUI"]),
+        .target(name: "TerminalNCurses", dependencies: ["CNcurses", "TerminalUI", "MapPicture"]),
 
         /// The client side's test doubles and helpers: FakeAPI, FakeGeocoder, sample rows, a test
         /// clock, `eventually` and the one `assertSnapshot`.

@@ -1,7 +1,9 @@
 // libchafa's canvas in Sixel mode, resolved with dlopen the first time a Sixel picture is asked
 // for. The prototypes are chafa 1.12's (chafa-canvas.h, chafa-canvas-config.h, chafa-term-db.h),
 // written with opaque pointers so that the build needs neither chafa's nor GLib's headers; the
-// enum values are chafa's: CHAFA_PIXEL_MODE_SIXELS = 1, CHAFA_PIXEL_RGBA8_UNASSOCIATED = 4.
+// enum values are chafa's: CHAFA_PIXEL_MODE_SIXELS = 1, CHAFA_PIXEL_RGBA8_UNASSOCIATED = 4, and
+// the places of CHAFA_TERM_SEQ_BEGIN_SIXELS (40), _BEGIN_KITTY_IMMEDIATE_IMAGE_V1 (43) and
+// _BEGIN_ITERM2_IMAGE (47) in chafa-term-seq-def.h, which chafa only appends to.
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -17,6 +19,7 @@ typedef struct otm_gstring {
 } otm_gstring;
 
 enum { OTM_CHAFA_PIXEL_MODE_SIXELS = 1, OTM_CHAFA_PIXEL_RGBA8_UNASSOCIATED = 4 };
+enum { OTM_CHAFA_SEQ_BEGIN_SIXELS = 40, OTM_CHAFA_SEQ_BEGIN_KITTY_IMAGE = 43, OTM_CHAFA_SEQ_BEGIN_ITERM2_IMAGE = 47 };
 
 static struct {
     int loaded;
@@ -32,6 +35,8 @@ static struct {
     void *(*term_db_get_default)(void);
     void *(*term_db_get_fallback_info)(void *);
     void (*term_info_unref)(void *);
+    void *(*term_db_detect)(void *, char **);
+    int (*term_info_have_seq)(const void *, int);
     char *(*g_string_free)(otm_gstring *, int);
 } chafa;
 
@@ -57,6 +62,8 @@ static void load_chafa(void) {
     RESOLVE(library, term_db_get_default, chafa_term_db_get_default)
     RESOLVE(library, term_db_get_fallback_info, chafa_term_db_get_fallback_info)
     RESOLVE(library, term_info_unref, chafa_term_info_unref)
+    RESOLVE(library, term_db_detect, chafa_term_db_detect)
+    RESOLVE(library, term_info_have_seq, chafa_term_info_have_seq)
     RESOLVE(glib, g_string_free, g_string_free)
 #undef RESOLVE
     chafa.loaded = 1;
@@ -96,3 +103,15 @@ int otm_chafa_sixel(const uint8_t *pixels, int width, int height, int columns, i
 }
 
 void otm_chafa_free(void *pointer) { free(pointer); }
+
+int otm_chafa_detect(char **environment) {
+    if (!otm_chafa_available()) return -1;
+    void *info = chafa.term_db_detect(chafa.term_db_get_default(), environment);
+    if (info == NULL) return 0;
+    int found = 0;
+    if (chafa.term_info_have_seq(info, OTM_CHAFA_SEQ_BEGIN_SIXELS)) found |= OTM_CHAFA_SIXEL;
+    if (chafa.term_info_have_seq(info, OTM_CHAFA_SEQ_BEGIN_KITTY_IMAGE)) found |= OTM_CHAFA_KITTY;
+    if (chafa.term_info_have_seq(info, OTM_CHAFA_SEQ_BEGIN_ITERM2_IMAGE)) found |= OTM_CHAFA_ITERM;
+    chafa.term_info_unref(info);
+    return found;
+}

@@ -5,8 +5,9 @@ import Foundation
 public enum TerminalImage {
     /// Kitty's graphics protocol (kitty, WezTerm, Ghostty, Konsole): the PNG (`f=100`) sent and
     /// shown at once (`a=T`), in base64 chunks of at most 4,096 bytes, placed over `columns × rows`
-    /// cells; `id` names it, so that it can be deleted (`a=d,d=I,i=id`).
-    public static func kitty(png: [UInt8], columns: Int, rows: Int, id: Int = 1) -> String {
+    /// cells; `id` names it, so that it can be deleted (`a=d,d=I,i=id`). `underText` puts it
+    /// below the cells' text (`z=-1`), and the cursor stays where it was (`C=1`).
+    public static func kitty(png: [UInt8], columns: Int, rows: Int, id: Int = 1, underText: Bool = false) -> String {
         let payload = base64(png)
         var out = ""
         var start = payload.startIndex
@@ -14,7 +15,9 @@ public enum TerminalImage {
         repeat {
             let end = payload.index(start, offsetBy: 4096, limitedBy: payload.endIndex) ?? payload.endIndex
             let more = end < payload.endIndex ? 1 : 0
-            let keys = first ? "a=T,f=100,t=d,i=\(id),q=2,c=\(columns),r=\(rows),m=\(more)" : "m=\(more)"
+            let keys =
+                first
+                ? "a=T,f=100,t=d,i=\(id),q=2,c=\(columns),r=\(rows)\(underText ? ",z=-1,C=1" : ""),m=\(more)" : "m=\(more)"
             out += "\u{1B}_G\(keys);\(payload[start..<end])\u{1B}\\"
             start = end
             first = false

@@ -1,8 +1,9 @@
+import MapPicture
 import TerminalUI
 
 /// The effective settings of one run and where each came from. Precedence, highest first: flags,
 /// environment (`ONTHEMAP_SERVER`, `ONTHEMAP_DIALECT`, `ONTHEMAP_GEOCODER`, `ONTHEMAP_THEME`,
-/// `ONTHEMAP_PRECISION`, `ACCESSIBLE`), the
+/// `ONTHEMAP_PRECISION`, `ONTHEMAP_GRAPHICS`, `ACCESSIBLE`), the
 /// settings file, defaults. A value that is not valid where it was given is reported and skipped,
 /// so the next source down decides.
 public struct Settings: Sendable {
@@ -10,6 +11,8 @@ public struct Settings: Sendable {
     public static let geocoders = ["offline", "nominatim", "photon"]
     /// How precisely a post may place the student (`Geo.Precision`'s cases).
     public static let precisions = ["city", "exact"]
+    /// How the map is drawn where the terminal shows images (`MapPicture.GraphicsDetection`).
+    public static let graphicsChoices = GraphicsSetting.allCases.map(\.rawValue)
 
     /// nil: the built-in server with a demo class.
     public var server: Sourced<String?>
@@ -18,6 +21,9 @@ public struct Settings: Sendable {
     /// `city` (the default: a street-level answer is rounded to about 1 km) or `exact`.
     public var precision: Sourced<String>
     public var theme: Sourced<Theme.Name>
+    /// `auto` (the default: a picture where the terminal shows one, Braille inside tmux or
+    /// screen), `kitty`, `sixel`, `iterm` or `off`.
+    public var graphics: Sourced<String>
     public var mouse: Sourced<Bool>
     public var ascii: Sourced<Bool>
     /// Accessible mode: the map in words, the cursor on the selection, ASCII frames, nothing only
@@ -65,6 +71,8 @@ public struct Settings: Sendable {
         let theme = pick(
             "theme", flag: flags.theme, variable: "ONTHEMAP_THEME",
             allowed: oneOf("theme", Theme.Name.allCases.map(\.rawValue)))
+        let graphics = pick(
+            "graphics", flag: flags.graphics, variable: "ONTHEMAP_GRAPHICS", allowed: oneOf("graphics", graphicsChoices))
         func boolean(_ key: String, flag: Bool?, flagName: String, default value: Bool) -> Sourced<Bool> {
             if let flag { return Sourced(flag, from: .flag(flagName)) }
             if let entry = file.values[key] {
@@ -93,6 +101,7 @@ public struct Settings: Sendable {
             precision: precision ?? Sourced("city", from: .defaultValue),
             theme: theme.flatMap { picked in Theme.Name(rawValue: picked.value).map { Sourced($0, from: picked.source) } }
                 ?? Sourced(.dark, from: .defaultValue),
+            graphics: graphics ?? Sourced("auto", from: .defaultValue),
             mouse: mouse, ascii: ascii, accessible: accessible, keys: keys, keyOverrides: overrides.applied, file: file,
             problems: file.problems.map(\.description) + problems)
     }

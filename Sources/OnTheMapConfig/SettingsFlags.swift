@@ -8,11 +8,14 @@ public struct SettingsFlags: Sendable, Hashable {
     public var mouse: Bool?
     public var ascii: Bool?
     public var accessible: Bool?
+    public var graphics: String?
 
     public init(
         server: String? = nil, dialect: String? = nil, geocoder: String? = nil, theme: String? = nil,
-        mouse: Bool? = nil, ascii: Bool? = nil, accessible: Bool? = nil, precision: String? = nil
+        mouse: Bool? = nil, ascii: Bool? = nil, accessible: Bool? = nil, precision: String? = nil,
+        graphics: String? = nil
     ) {
+        self.graphics = graphics
         self.accessible = accessible
         self.server = server
         self.dialect = dialect

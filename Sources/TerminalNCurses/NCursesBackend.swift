@@ -1,5 +1,6 @@
 import CNcurses
 import Foundation
+import MapPicture
 import TerminalUI
 
 /// The live `Backend`: blits cell grids with ncursesw (only the cells that changed) and turns
@@ -19,9 +20,21 @@ public final class NCursesBackend: Backend {
     private var lastFrame: Buffer?
     private var quickErrors = 0
     private var isOpen = false
+    /// How pictures are shown (nil: never), and a cell's size in pixels.
+    private let graphics: (imageProtocol: ImageProtocol, cell: (width: Int, height: Int))?
+    /// The picture on the terminal now, as the terminal has it.
+    private var shownPicture: PictureScene?
+    /// Why the last picture could not be made: pictures are off for the rest of the run.
+    public private(set) var pictureFailure: String?
+    public var showsPictures: Bool { graphics != nil && pictureFailure == nil }
 
-    /// Opens the terminal. Refuses without a TTY on stdin and stdout.
-    public init(mouse: Bool, forceASCII: Bool, theme: Theme.Name = .dark) throws {
+    /// Opens the terminal. Refuses without a TTY on stdin and stdout. `graphics`: the image
+    /// protocol the terminal shows pictures with, and its cell size in pixels.
+    public init(
+        mouse: Bool, forceASCII: Bool, theme: Theme.Name = .dark,
+        graphics: (imageProtocol: ImageProtocol, cell: (width: Int, height: Int))? = nil
+    ) throws {
+        self.graphics = graphics
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw StartError(
                 description:
@@ -60,14 +73,44 @@ public final class NCursesBackend: Backend {
     public func shutdown() {
         guard isOpen else { return }
         isOpen = false
+        removePicture()
         endwin()
+    }
+
+    /// Ctrl-Z: the picture deleted, the terminal given back, the process stopped (curses' own
+    /// SIGTSTP handler); on `fg`, everything is drawn again.
+    public func suspend() {
+        removePicture()
+        raise(SIGTSTP)
+        lastFrame = nil
+        clearok(otm_stdscr(), true)
     }
 
     public var size: (width: Int, height: Int) {
         (Int(otm_maxx()), Int(otm_maxy()))
     }
 
-    public func draw(_ buffer: Buffer) {
+    public func draw(_ buffer: Buffer) { draw(buffer, picture: nil) }
+
+    /// The cells, then the picture over them when it changed. A Sixel picture leaves its pixels
+    /// on the screen until text is written there: when one goes or moves, the whole screen is
+    /// written again. A Kitty picture is replaced or deleted by its id.
+    public func draw(_ buffer: Buffer, picture: PictureScene?) {
+        let picture = graphics == nil || pictureFailure != nil ? nil : picture
+        if let shown = shownPicture, picture?.rect != shown.rect {
+            if graphics?.imageProtocol == .kitty {
+                removePicture()
+            } else {
+                shownPicture = nil
+                lastFrame = nil
+                clearok(otm_stdscr(), true)
+            }
+        }
+        drawCells(buffer)
+        if let picture, picture != shownPicture { send(picture) }
+    }
+
+    private func drawCells(_ buffer: Buffer) {
         let previous = (lastFrame?.width == buffer.width && lastFrame?.height == buffer.height) ? lastFrame : nil
         if previous == nil { erase() }
         for y in 0..<buffer.height {
@@ -101,12 +144,47 @@ public final class NCursesBackend: Backend {
     /// Writes the OSC 52 sequence straight to the terminal, after curses has flushed its frame
     /// (it never goes through the cell grid or curses' idea of the screen).
     public func setClipboard(_ text: String) {
-        let sequence = TerminalEscape.clipboard(text, insideTmux: ProcessInfo.processInfo.environment["TMUX"] != nil)
+        writeOutside(TerminalEscape.clipboard(text, insideTmux: ProcessInfo.processInfo.environment["TMUX"] != nil))
+    }
+
+    /// Rasterises `picture` and writes it at its cells' place, the cursor saved and restored
+    /// around it (curses keeps its idea of where the cursor is). A picture that cannot be made
+    /// (a library gone missing) turns pictures off for the run: the next frame is Braille's.
+    private func send(_ picture: PictureScene) {
+        guard let graphics else { return }
+        let image = picture.image(cell: graphics.cell, theme: theme.name, textOver: graphics.imageProtocol == .kitty)
+        do {
+            let sequence = try graphics.imageProtocol.encode(
+                image, columns: picture.rect.width, rows: picture.rect.height, cell: graphics.cell, underText: true)
+            writeOutside("\u{1B}7\u{1B}[\(picture.rect.y + 1);\(picture.rect.x + 1)H" + sequence + "\u{1B}8")
+            shownPicture = picture
+        } catch {
+            pictureFailure = String(describing: error)
+            shownPicture = nil
+        }
+    }
+
+    /// Takes the picture off the screen: a Kitty one by its id; Sixel and iTerm2 pictures are
+    /// cells, written over by the next frame (`draw` asks curses for a whole one).
+    private func removePicture() {
+        guard shownPicture != nil, let graphics else { return }
+        shownPicture = nil
+        if graphics.imageProtocol == .kitty {
+            writeOutside(TerminalImage.kittyDelete(id: 1))
+        } else {
+            lastFrame = nil
+            clearok(otm_stdscr(), true)
+        }
+    }
+
+    /// Writes `sequence` straight to the terminal after what curses has written.
+    private func writeOutside(_ sequence: String) {
         fflush(nil)  // every stream: curses has already written its frame
         let bytes = Array(sequence.utf8)
         var written = 0
         while written < bytes.count {
             let result = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if result < 0, errno == EINTR || errno == EAGAIN { continue }
             if result <= 0 { break }
             written += result
         }
@@ -158,6 +236,8 @@ public final class NCursesBackend: Backend {
         switch code {
         case otm_key_resize():
             lastFrame = nil
+            // Sent again at the new size (a Kitty picture replaced by id; Sixel's cells redrawn).
+            if shownPicture != nil { removePicture() }
             return .resize(width: size.width, height: size.height)
         case otm_key_btab(): return .key(.backTab)
         case otm_key_mouse(): return mouseEvent()

@@ -35,10 +35,29 @@ public struct RGBAImage: Sendable, Hashable {
     }
 
     /// The colour at (`x`, `y`); `nil` outside the picture.
+    /// The opacity at (x, y): 0 transparent, 255 opaque.
+    public func alpha(x: Int, y: Int) -> UInt8? {
+        guard x >= 0, y >= 0, x < width, y < height else { return nil }
+        return pixels[(y * width + x) * 4 + 3]
+    }
+
     public func color(x: Int, y: Int) -> RGB? {
         guard x >= 0, y >= 0, x < width, y < height else { return nil }
         let index = (y * width + x) * 4
         return RGB(pixels[index], pixels[index + 1], pixels[index + 2])
+    }
+
+    /// Makes the pixels of the cells flagged in `cells` (row by row, `columns` a row, each cell
+    /// `cell` pixels) transparent.
+    public mutating func clear(cells: [Bool], columns: Int, cell: (width: Int, height: Int)) {
+        guard columns > 0 else { return }
+        for (index, hole) in cells.enumerated() where hole {
+            let (left, top) = (index % columns * cell.width, index / columns * cell.height)
+            for y in top..<min(height, top + cell.height) {
+                let row = y * width * 4
+                for x in left..<min(width, left + cell.width) { pixels[row + x * 4 + 3] = 0 }
+            }
+        }
     }
 
     mutating func set(x: Int, y: Int, _ color: RGB) {
@@ -178,6 +197,30 @@ public struct PixelMapRenderer: Sendable {
             let (x, y) = (cluster.x / count, cluster.y / count)
             disc(x: x, y: y, radius: radius + 1.5, palette.pinEdge, into: &image)
             disc(x: x, y: y, radius: radius, palette.pin(cluster.style), into: &image)
+            if cluster.count > 1 {
+                // The count, as the cell map writes it: 2–9, + for more.
+                let glyph = cluster.count > 9 ? Self.plusGlyph : Self.digitGlyphs[cluster.count]
+                let scale = max(1, Int(radius * 1.2 / 5))
+                stamp(glyph, x: Int(x.rounded()) - 3 * scale / 2, y: Int(y.rounded()) - 5 * scale / 2, scale: scale,
+                      palette.pinEdge, into: &image)
+            }
+        }
+    }
+
+    /// 3×5-pixel glyphs of the digits, a row a number (bit 2 the left pixel), for cluster counts.
+    static let digitGlyphs: [[UInt8]] = [
+        [7, 5, 5, 5, 7], [2, 6, 2, 2, 7], [7, 1, 7, 4, 7], [7, 1, 7, 1, 7], [5, 5, 7, 1, 1],
+        [7, 4, 7, 1, 7], [7, 4, 7, 5, 7], [7, 1, 2, 2, 2], [7, 5, 7, 5, 7], [7, 5, 7, 1, 7],
+    ]
+    static let plusGlyph: [UInt8] = [0, 2, 7, 2, 0]
+
+    private func stamp(_ glyph: [UInt8], x: Int, y: Int, scale: Int, _ color: RGB, into image: inout RGBAImage) {
+        for (row, bits) in glyph.enumerated() {
+            for column in 0..<3 where bits & (4 >> column) != 0 {
+                for dy in 0..<scale {
+                    for dx in 0..<scale { image.set(x: x + column * scale + dx, y: y + row * scale + dy, color) }
+                }
+            }
         }
     }
 

@@ -27,7 +27,8 @@ enum AppSettings {
             SettingsFlags(
                 server: server?.server.flatMap { $0.isEmpty ? nil : $0 }, dialect: server?.dialect?.rawValue,
                 geocoder: geocoder?.geocoder?.rawValue, theme: display?.theme?.rawValue, mouse: display?.mouse,
-                ascii: display?.ascii, accessible: display?.accessible))
+                ascii: display?.ascii, accessible: display?.accessible,
+                graphics: display?.graphics?.rawValue))
     }
 
     /// Prints the file's and the environment's problems, the first time only.

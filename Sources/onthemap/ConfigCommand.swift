@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MapPicture
 import OnTheMapConfig
 import SafeText
 import TerminalUI
@@ -12,7 +13,7 @@ struct ConfigCommand: ParsableCommand {
         abstract: "Print the effective settings and where each came from.",
         discussion: """
             Precedence, highest first: flags, environment (ONTHEMAP_SERVER, ONTHEMAP_DIALECT, \
-            ONTHEMAP_GEOCODER, ONTHEMAP_THEME, ONTHEMAP_PRECISION, ACCESSIBLE), the settings file \
+            ONTHEMAP_GEOCODER, ONTHEMAP_THEME, ONTHEMAP_PRECISION, ONTHEMAP_GRAPHICS, ACCESSIBLE), the settings file \
             ($XDG_CONFIG_HOME/onthemap/config.toml, else ~/.config/onthemap/config.toml), defaults. \
             Problems in the file are printed on stderr with their line; the rest still applies.
             """)
@@ -23,11 +24,27 @@ struct ConfigCommand: ParsableCommand {
 
     func run() throws {
         let settings = AppSettings.resolve(server: serverOptions, geocoder: geocoderOptions, display: display)
-        FileHandle.standardOutput.write(Data(Self.text(settings).utf8))
+        FileHandle.standardOutput.write(Data(Self.text(settings, graphics: Self.graphics(settings)).utf8))
     }
 
-    /// `name  value  (source)` lines, values cleaned: the file may hold anything.
-    static func text(_ settings: Settings) -> String {
+    /// What the app would draw the map with here, and why: the terminal is asked as the app asks
+    /// it, when `config` runs on one.
+    static func graphics(_ settings: Settings) -> GraphicsChoice {
+        let setting = GraphicsSetting(rawValue: settings.graphics.value) ?? .auto
+        if settings.accessible.value { return GraphicsChoice(nil, reason: "accessible mode: the map in words") }
+        let environment = ProcessInfo.processInfo.environment
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            if setting == .auto, GraphicsDetection.reasonNotToAsk(environment) == nil {
+                return GraphicsChoice(nil, reason: "not run on a terminal: the app asks the terminal it runs on")
+            }
+            return GraphicsDetection.choose(setting: setting, environment: environment, database: nil, answer: nil)
+        }
+        return GraphicsDetection.detect(setting: setting, environment: environment).choice
+    }
+
+    /// `name  value  (source)` lines, values cleaned: the file may hold anything. `graphics`:
+    /// what the map is drawn with here.
+    static func text(_ settings: Settings, graphics: GraphicsChoice? = nil) -> String {
         let file = settings.file
         var rows: [(String, String, String)] = [
             ("file", file.path, file.exists ? "(found)" : "(not found)"),
@@ -39,7 +56,11 @@ struct ConfigCommand: ParsableCommand {
             ("mouse", settings.mouse.value ? "true" : "false", "(\(settings.mouse.source))"),
             ("ascii", settings.ascii.value ? "true" : "false", "(\(settings.ascii.source))"),
             ("accessible", settings.accessible.value ? "true" : "false", "(\(settings.accessible.source))"),
+            ("graphics", settings.graphics.value, "(\(settings.graphics.source))"),
         ]
+        if let graphics {
+            rows.append(("map drawn with", graphics.imageProtocol?.rawValue ?? "braille", "(\(graphics.reason))"))
+        }
         for override in settings.keyOverrides {
             rows.append(
                 ("keys.\(override.action.rawValue)", override.keys.map(\.name).joined(separator: " "), "(\(override.source))"))

@@ -1,9 +1,10 @@
 import ArgumentParser
+import MapPicture
 import TerminalUI
 
 extension Theme.Name: ExpressibleByArgument {}
 
-/// `--theme`, `--[no-]mouse`, `--[no-]ascii`, `--[no-]accessible`: how the terminal app looks and listens. Each is
+/// `--theme`, `--[no-]mouse`, `--[no-]ascii`, `--[no-]accessible`, `--graphics`: how the terminal app looks and listens. Each is
 /// nil when not given, so that the settings file and the defaults decide (`AppSettings`).
 struct DisplayOptions: ParsableArguments {
     @Option(help: "dark (the default), light (for a light terminal background) or mono; NO_COLOR makes it mono.")
@@ -23,4 +24,13 @@ struct DisplayOptions: ParsableArguments {
             "For screen readers: the map in words, the cursor on the selection, nothing only by colour.",
             discussion: "Also ACCESSIBLE=1 or accessible = true in the settings file."))
     var accessible: Bool?
+
+    @Option(
+        help: ArgumentHelp(
+            "The map as a picture: auto (the default: where the terminal shows images, not inside tmux or screen), kitty, sixel, iterm or off (Braille).",
+            valueName: "how"))
+    var graphics: GraphicsSetting?
 }
+
+extension GraphicsSetting: ExpressibleByArgument {}
+extension ImageProtocol: ExpressibleByArgument {}

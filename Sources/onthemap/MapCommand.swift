@@ -44,10 +44,9 @@ struct MapCommand: AsyncParsableCommand {
     var size: String?
 
     @Option(help: "Print the map as an image for a terminal that shows them: kitty (kitty, WezTerm, Ghostty, Konsole), iterm (iTerm2, WezTerm, VS Code) or sixel (foot, xterm -ti vt340, mlterm, Windows Terminal; needs libchafa).")
-    var graphics: Graphics?
+    var graphics: ImageProtocol?
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, png }
-    enum Graphics: String, ExpressibleByArgument, CaseIterable { case kitty, iterm, sixel }
 
     /// The PNG's size: `size` or 1600×800; each side 64…8192 pixels.
     static func pixelSize(_ text: String?) -> (width: Int, height: Int)? {
@@ -110,24 +109,15 @@ struct MapCommand: AsyncParsableCommand {
             return
         }
         if let graphics {
-            let cell = MapRendering.cellPixels()
+            let cell = GraphicsDetection.cellPixels()
             let rows = max(1, size.height - 1)
             let pixels = (width: min(8192, size.width * cell.width), height: min(8192, rows * cell.height))
+            let raster = raster(list.locations, pixels: pixels, center: point, view: placeView, theme: settings.theme.value)
             let image: String
-            switch graphics {
-            case .sixel:
-                let raster = raster(list.locations, pixels: pixels, center: point, view: placeView, theme: settings.theme.value)
-                do {
-                    image = try Sixel.encode(raster, columns: size.width, rows: rows, cell: cell)
-                } catch {
-                    throw Self.fail(String(describing: error))
-                }
-            case .kitty, .iterm:
-                let png = try picture(list.locations, pixels: pixels, center: point, view: placeView, theme: settings.theme.value)
-                image =
-                    graphics == .kitty
-                    ? TerminalImage.kitty(png: png, columns: size.width, rows: rows)
-                    : TerminalImage.iterm(png: png, columns: size.width, rows: rows)
+            do {
+                image = try graphics.encode(raster, columns: size.width, rows: rows, cell: cell)
+            } catch {
+                throw Self.fail(String(describing: error))
             }
             FileHandle.standardOutput.write(Data((image + "\n").utf8))
             return

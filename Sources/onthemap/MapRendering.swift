@@ -137,18 +137,6 @@ enum MapRendering {
 
     /// The size to draw, map and footer: the options, else the terminal's (less a line for the
     /// prompt), else 160×48.
-    /// A character cell's size in pixels: the terminal's (TIOCGWINSZ) when stdout is one that
-    /// reports it, else 10×20.
-    static func cellPixels() -> (width: Int, height: Int) {
-        var size = winsize()
-        if isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
-            size.ws_xpixel >= size.ws_col, size.ws_ypixel >= size.ws_row
-        {
-            return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
-        }
-        return (10, 20)
-    }
-
     static func size(width: Int?, height: Int?) -> (width: Int, height: Int) {
         var terminal: (Int, Int)?
         var size = winsize()

@@ -3,6 +3,7 @@ import ArgumentParser
 import DemoClass
 import Foundation
 import Geo
+import MapPicture
 import SafeText
 import TerminalNCurses
 import TerminalUI
@@ -52,10 +53,17 @@ struct TUICommand: AsyncParsableCommand {
             serverOptions.configuredServer.flatMap { URL(string: $0) }.map { url in
                 url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
             } ?? "built-in server"
+        // Asked before curses owns the terminal: the answer to the graphics query comes on stdin.
+        let graphics =
+            settings.accessible.value
+            ? nil
+            : GraphicsDetection.detect(
+                setting: GraphicsSetting(rawValue: settings.graphics.value) ?? .auto, environment: environment)
         let backend: NCursesBackend
         do {
             backend = try NCursesBackend(
-                mouse: settings.mouse.value, forceASCII: settings.ascii.value, theme: settings.theme.value)
+                mouse: settings.mouse.value, forceASCII: settings.ascii.value, theme: settings.theme.value,
+                graphics: graphics.flatMap { found in found.choice.imageProtocol.map { ($0, found.cellPixels) } })
         } catch {
             await connecting.value?.close()
             throw Self.fail(String(describing: error))

@@ -18,4 +18,10 @@ int otm_chafa_sixel(const uint8_t *pixels, int width, int height, int columns, i
 
 void otm_chafa_free(void *pointer);
 
+enum { OTM_CHAFA_SIXEL = 1, OTM_CHAFA_KITTY = 2, OTM_CHAFA_ITERM = 4 };
+
+/// The image protocols libchafa's terminal database gives the terminal that `environment` (a
+/// NULL-terminated `NAME=value` list) describes: OTM_CHAFA_* bits; -1 when libchafa is missing.
+int otm_chafa_detect(char **environment);
+
 #endif

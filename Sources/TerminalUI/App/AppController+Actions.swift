@@ -7,6 +7,7 @@ extension AppController {
         switch action {
         case .quitNow, .confirmQuit: app.quitNow()
         case .quit: app.quit()
+        case .suspend: pendingSuspend = true
         case .cancelQuit: app.cancelQuit()
         case .dismiss: app.dismissAlert()
         case .browseOffline: app.browseOffline()

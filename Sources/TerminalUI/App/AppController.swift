@@ -14,6 +14,8 @@ public final class AppController {
     var lastFrame: Frame?
     /// A link `y` copied, for the run loop to hand to the backend after the event (never drawn).
     var pendingClipboard: String?
+    /// Ctrl-Z was pressed: the run loop hands the terminal back (`Backend.suspend`).
+    var pendingSuspend = false
     /// Benchmark timings, when asked for.
     public var trace: FrameTrace?
     let ascii: Bool
@@ -21,6 +23,8 @@ public final class AppController {
     /// Accessible mode (`AppController+Accessible`): the map in words, a sentence per map action
     /// kept on screen, no animation.
     public var accessible = false
+    /// The map is a picture: the backend shows pictures (never in accessible mode).
+    public var graphics = false
     /// The last map action's sentence (accessible mode), shown until the next one.
     var announcement: String?
     /// The toast last repeated as the announcement, so that it is repeated once.
@@ -59,6 +63,7 @@ public final class AppController {
                 alert: app.alert, map: map, ascii: ascii, keys: keys, home: app.ownPin)
             (model.accessible, model.announcement) = (accessible, accessible ? announcement : nil)
             model.isModerator = app.isModerator
+            model.graphics = graphics && !accessible
             model.goTo = app.phase == .browsing ? app.goTo : nil
             model.newRows = app.live.map { live in Set(live.marks.keys.filter(live.isNew)) } ?? []
             frame = MainScreen.render(model, width: width, height: height)
@@ -72,6 +77,8 @@ public final class AppController {
         if let question = app.quitQuestion {
             Overlay.alert(&frame.buffer, title: "Quit?", message: question, button: "y / n", ascii: ascii)
         }
+        // Everything drawn over the map's cells shows through its picture.
+        frame.picture?.makeHoles(for: frame.buffer)
         return placeCursor(in: frame)
     }
 
@@ -97,6 +104,10 @@ public final class AppController {
                     pendingClipboard = nil
                     backend.setClipboard(text)
                 }
+                if pendingSuspend {
+                    pendingSuspend = false
+                    backend.suspend()
+                }
             }
             await Task.yield()
         }
@@ -105,6 +116,7 @@ public final class AppController {
     private func draw(on backend: any Backend, onChange changed: RedrawSignal) {
         let started = Date()
         let size = backend.size
+        graphics = backend.showsPictures
         _ = changed.take()  // this frame reads the state as it is now
         let frame: Frame
         if changed.isArmed(for: size) {
@@ -121,7 +133,7 @@ public final class AppController {
         }
         lastFrame = frame
         if accessible { noteToast() }
-        backend.draw(frame.buffer)
+        backend.draw(frame.buffer, picture: frame.picture)
         backend.placeCursor(frame.cursor, visible: accessible)
         if let trace {
             let milliseconds = String(format: "%.2f", Date().timeIntervalSince(started) * 1000)

@@ -28,6 +28,15 @@ public protocol Backend: AnyObject {
     var size: (width: Int, height: Int) { get }
     /// Shows `buffer`, sending only what changed since the last frame.
     func draw(_ buffer: Buffer)
+    /// Shows `buffer` and then `picture` over it (nil: none), sending the picture only when it
+    /// differs from the last one; the live backend draws it with the terminal's image protocol.
+    func draw(_ buffer: Buffer, picture: PictureScene?)
+    /// Gives the terminal back and stops the process (Ctrl-Z); returns when it is continued, and
+    /// the next frame is drawn whole.
+    func suspend()
+    /// Whether `draw` shows the pictures it is given (the terminal shows images, and the last
+    /// one could be made).
+    var showsPictures: Bool { get }
     /// The next event, or nil after `timeoutMilliseconds` without one.
     func nextEvent(timeoutMilliseconds: Int) -> Event?
     /// Puts `text` (a cleaned link) on the clipboard, outside the cell grid: the live backend
@@ -40,6 +49,9 @@ public protocol Backend: AnyObject {
 
 extension Backend {
     public func placeCursor(_ spot: CursorSpot?, visible: Bool) {}
+    public func draw(_ buffer: Buffer, picture: PictureScene?) { draw(buffer) }
+    public func suspend() {}
+    public var showsPictures: Bool { false }
 }
 
 /// A cell the terminal cursor sits on.

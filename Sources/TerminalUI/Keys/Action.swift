@@ -2,7 +2,7 @@
 /// these; `AppController.perform` is the one place that carries them out.
 public enum Action: String, Sendable, Hashable, CaseIterable {
     // Anywhere
-    case quitNow, quit
+    case quitNow, quit, suspend
     // Forms (login, posting)
     case nextField, previousField, deleteBackward, clearField, submit, toggleSignUp
     case pressButton, cancel, nextPlace, previousPlace

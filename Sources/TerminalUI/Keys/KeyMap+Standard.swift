@@ -3,6 +3,7 @@ extension KeyMap {
     public static let standard = KeyMap(
         [
             KeyBinding(.global, .quitNow, [.control("c")], "quit at once"),
+            KeyBinding(.global, .suspend, [.control("z")], "suspend to the shell (fg comes back)"),
 
             KeyBinding(.login, .nextField, [.tab, .down], "next / previous field", footer: "next field"),
             KeyBinding(.login, .previousField, [.backTab, .up], "next / previous field"),

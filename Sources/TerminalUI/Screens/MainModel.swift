@@ -64,6 +64,8 @@ public struct MainModel: Sendable {
     public var goTo: GoToPrompt?
     /// Rows (by objectId) that arrived live a moment ago: tagged `new` in the table and the cards.
     public var newRows: Set<String> = []
+    /// The map is a picture (`PictureScene`): the pane draws only the names in cells.
+    public var graphics = false
 
     public init(
         rows: [StudentInformation], totalCount: Int, browse: BrowseState, status: String, server: String,

@@ -11,6 +11,7 @@ public enum MainScreen {
     public static func render(_ model: MainModel, width: Int, height: Int) -> Frame {
         var buffer = Buffer(width: width, height: height)
         var hotspots: [Hotspot] = []
+        var picture: PictureScene?
         // Top bar: [Logout]   On the Map   [Pin] [Refresh]
         let bar = Style(foreground: .cyan, bold: true)
         let logout = Controls.button(&buffer, x: 0, y: 0, title: "Logout", focused: false)
@@ -36,7 +37,7 @@ public enum MainScreen {
         // Pane.
         let content = contentRect(width: width, height: height)
         switch model.browse.pane {
-        case .map: hotspots += MapPane.render(&buffer, model: model, in: content)
+        case .map: hotspots += MapPane.render(&buffer, model: model, in: content, picture: &picture)
         case .table: hotspots += TablePane.render(&buffer, model: model, in: content)
         case .cards: hotspots += CardsPane.render(&buffer, model: model, in: content)
         }
@@ -63,6 +64,8 @@ public enum MainScreen {
             let ok = Overlay.alert(&buffer, title: "On the Map", message: alert, ascii: model.ascii)
             hotspots.append(Hotspot(rect: ok, target: .button(.dismiss)))
         }
-        return Frame(buffer: buffer, hotspots: hotspots)
+        var frame = Frame(buffer: buffer, hotspots: hotspots)
+        frame.picture = picture
+        return frame
     }
 }

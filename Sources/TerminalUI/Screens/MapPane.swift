@@ -30,16 +30,32 @@ public enum MapPane {
         }
     }
 
+    /// Draws the pane into `buffer`. With `model.graphics`, the map itself is `picture` and the
+    /// cells keep only the names written on it (the hotspots, legend and annotation are the same).
     public static func render(_ buffer: inout Buffer, model: MainModel, in rect: Rect) -> [Hotspot] {
+        var picture: PictureScene?
+        return render(&buffer, model: model, in: rect, picture: &picture)
+    }
+
+    public static func render(_ buffer: inout Buffer, model: MainModel, in rect: Rect, picture: inout PictureScene?)
+        -> [Hotspot]
+    {
         guard rect.height > 2, rect.width > 2 else { return [] }
         if model.accessible { return MapWordsPane.render(&buffer, model: model, in: rect) }
         let area = mapRect(rect)
         let viewport = model.map.viewport(width: area.width, height: area.height)
-        let frame = MapRenderer(mode: model.ascii ? .ascii : .braille).render(viewport, pins: pins(model))
+        let pins = pins(model)
+        let frame = MapRenderer(mode: model.ascii ? .ascii : .braille).render(viewport, pins: pins)
+        if model.graphics { picture = PictureScene(rect: area, map: model.map, pins: pins) }
         for row in 0..<area.height {
             for column in 0..<area.width {
                 guard let cell = frame.grid[column, row] else { continue }
-                buffer[area.x + column, area.y + row] = Cell(cell.character, style: MapPalette.style(for: cell.style))
+                let drawn = Cell(cell.character, style: MapPalette.style(for: cell.style))
+                if model.graphics {
+                    guard case .label = cell.style else { continue }
+                    picture?.labels[row * area.width + column] = drawn
+                }
+                buffer[area.x + column, area.y + row] = drawn
             }
         }
         var hotspots: [Hotspot] = []

@@ -73,7 +73,9 @@ public enum PostingScreen {
             let ok = Overlay.alert(&buffer, title: "Post your location", message: alert, ascii: ascii)
             hotspots.append(Hotspot(rect: ok, target: .button(.dismiss)))
         }
-        return Frame(buffer: buffer, hotspots: hotspots)
+        var form = Frame(buffer: buffer, hotspots: hotspots)
+        form.picture = frame.picture  // the map's picture stays, the form showing through it
+        return form
     }
 
     static func preview(

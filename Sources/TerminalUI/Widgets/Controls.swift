@@ -21,6 +21,9 @@ public struct Frame: Sendable, Equatable {
     /// Where the terminal cursor goes: the selected row, the focused field or button (nil: no
     /// opinion). `AppController.placeCursor` sets it; screen readers follow it.
     public var cursor: CursorSpot?
+    /// The Map pane as a picture, when the terminal shows images (`PictureScene`); its holes are
+    /// set once the whole frame is drawn (`AppController.frame`).
+    public var picture: PictureScene?
 
     public init(buffer: Buffer, hotspots: [Hotspot] = []) {
         self.buffer = buffer

@@ -1,0 +1,221 @@
+import CChafa
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Whether the app draws its map as a picture, with which protocol, and why: what `auto` found
+/// or what was asked for (`onthemap config` prints the reason).
+public struct GraphicsChoice: Sendable, Equatable {
+    /// nil: Braille (or ASCII), the fallback.
+    public var imageProtocol: ImageProtocol?
+    public var reason: String
+
+    public init(_ imageProtocol: ImageProtocol?, reason: String) {
+        self.imageProtocol = imageProtocol
+        self.reason = reason
+    }
+}
+
+/// A terminal's answer to `GraphicsDetection.query`: Kitty's graphics query, the cell size
+/// (CSI 16 t) and the primary device attributes (DA1), which every VT100-like terminal answers
+/// and which come last, so that their arrival ends the wait.
+public struct TerminalAnswer: Sendable, Equatable {
+    /// The terminal answered the Kitty graphics query with OK.
+    public var kitty = false
+    /// DA1's parameters (4 is Sixel); nil until they arrived.
+    public var deviceAttributes: [Int]?
+    /// A cell's size in pixels from CSI 16 t, when the terminal told it.
+    public var cellPixels: (width: Int, height: Int)?
+
+    public init(kitty: Bool = false, deviceAttributes: [Int]? = nil, cellPixels: (width: Int, height: Int)? = nil) {
+        self.kitty = kitty
+        self.deviceAttributes = deviceAttributes
+        self.cellPixels = cellPixels
+    }
+
+    public static func == (a: TerminalAnswer, b: TerminalAnswer) -> Bool {
+        a.kitty == b.kitty && a.deviceAttributes == b.deviceAttributes && a.cellPixels?.width == b.cellPixels?.width
+            && a.cellPixels?.height == b.cellPixels?.height
+    }
+
+    /// What `bytes` (everything read so far) answer. Anything else in them (a key pressed
+    /// meanwhile) is passed over.
+    public static func parse(_ bytes: [UInt8]) -> TerminalAnswer {
+        var answer = TerminalAnswer()
+        let text = String(decoding: bytes, as: UTF8.self)
+        // ESC _ G i=31;OK ESC \   (an error is ESC _ G i=31;ENOTSUPPORTED:… ESC \)
+        if let start = text.range(of: "\u{1B}_Gi=31;") {
+            answer.kitty = text[start.upperBound...].hasPrefix("OK")
+        }
+        // ESC [ 6 ; height ; width t
+        if let start = text.range(of: "\u{1B}[6;"), let end = text[start.upperBound...].firstIndex(of: "t") {
+            let numbers = text[start.upperBound..<end].split(separator: ";").compactMap { Int($0) }
+            if numbers.count == 2, numbers[0] > 0, numbers[1] > 0 { answer.cellPixels = (numbers[1], numbers[0]) }
+        }
+        // ESC [ ? 62 ; 4 ; 22 c
+        if let start = text.range(of: "\u{1B}[?"), let end = text[start.upperBound...].firstIndex(of: "c") {
+            let body = text[start.upperBound..<end]
+            if body.allSatisfy({ $0.isNumber || $0 == ";" }) {
+                answer.deviceAttributes = body.split(separator: ";").compactMap { Int($0) }
+            }
+        }
+        return answer
+    }
+}
+
+/// `graphics = auto | kitty | sixel | iterm | off`, decided: a pure choice over what the
+/// environment, libchafa's terminal database and the terminal's answer say, and the shell that
+/// asks the terminal.
+public enum GraphicsDetection {
+    /// The one capability query: Kitty's graphics query (a 1×1 image that is never stored), the
+    /// cell size, and DA1 last.
+    public static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[c"
+
+    /// How long `auto` waits for the answer: a terminal that does not answer costs this once, at
+    /// start.
+    public static let answerTimeoutMilliseconds = 400
+
+    /// Whether `auto` asks the terminal at all: not inside tmux or screen (which answer for
+    /// themselves and pass pictures on only when built and set for it), not on a terminal that
+    /// shows no pictures.
+    public static func reasonNotToAsk(_ environment: [String: String]) -> String? {
+        let term = environment["TERM"] ?? ""
+        if environment["TMUX"].map({ !$0.isEmpty }) == true || term.hasPrefix("tmux") {
+            return "inside tmux: Braille (--graphics kitty|sixel|iterm forces a picture)"
+        }
+        if environment["STY"].map({ !$0.isEmpty }) == true || term.hasPrefix("screen") {
+            return "inside screen: Braille (--graphics kitty|sixel|iterm forces a picture)"
+        }
+        if term.isEmpty || term == "dumb" || term == "linux" || term == "vt100" {
+            return "TERM=\(term.isEmpty ? "(unset)" : term) shows no pictures: Braille"
+        }
+        return nil
+    }
+
+    /// The choice for `setting`. `database`: the protocols libchafa's terminal database gives
+    /// this environment (nil without libchafa); `answer`: the terminal's, nil when it did not
+    /// answer in time (or was not asked); `missing`: the library a protocol lacks here.
+    public static func choose(
+        setting: GraphicsSetting, environment: [String: String], database: Set<ImageProtocol>?, answer: TerminalAnswer?,
+        missing: (ImageProtocol) -> String? = { $0.missingLibrary }
+    ) -> GraphicsChoice {
+        func checked(_ found: ImageProtocol, _ why: String) -> GraphicsChoice {
+            if let library = missing(found) {
+                return GraphicsChoice(nil, reason: "\(why), but \(library) is missing: Braille")
+            }
+            return GraphicsChoice(found, reason: why)
+        }
+        switch setting {
+        case .off: return GraphicsChoice(nil, reason: "graphics = off: Braille")
+        case .kitty: return checked(.kitty, "kitty, as asked")
+        case .sixel: return checked(.sixel, "sixel, as asked")
+        case .iterm: return checked(.iterm, "iterm, as asked")
+        case .auto: break
+        }
+        if let reason = reasonNotToAsk(environment) { return GraphicsChoice(nil, reason: reason) }
+        let known =
+            database.map { found in
+                " (libchafa's terminal database: "
+                    + (found.isEmpty ? "no pictures" : found.map(\.rawValue).sorted().joined(separator: ", ")) + ")"
+            } ?? ""
+        guard let answer else {
+            return GraphicsChoice(nil, reason: "the terminal did not answer the graphics query in time: Braille" + known)
+        }
+        if answer.kitty { return checked(.kitty, "the terminal answered the Kitty graphics query" + known) }
+        if answer.deviceAttributes?.contains(4) == true {
+            return checked(.sixel, "the terminal's device attributes (DA1) list Sixel" + known)
+        }
+        if database?.contains(.iterm) == true {
+            return checked(.iterm, "libchafa's terminal database gives iTerm2 images for this terminal")
+        }
+        return GraphicsChoice(nil, reason: "the terminal shows no pictures (no Kitty answer, no Sixel in DA1): Braille" + known)
+    }
+
+    /// The protocols libchafa's terminal database gives `environment`; nil without libchafa.
+    public static func database(_ environment: [String: String]) -> Set<ImageProtocol>? {
+        var strings = environment.map { strdup("\($0.key)=\($0.value)") }
+        strings.append(nil)
+        defer { for pointer in strings { free(pointer) } }
+        let found = strings.withUnsafeMutableBufferPointer { otm_chafa_detect($0.baseAddress) }
+        guard found >= 0 else { return nil }
+        var protocols = Set<ImageProtocol>()
+        if found & Int32(OTM_CHAFA_KITTY) != 0 { protocols.insert(.kitty) }
+        if found & Int32(OTM_CHAFA_SIXEL) != 0 { protocols.insert(.sixel) }
+        if found & Int32(OTM_CHAFA_ITERM) != 0 { protocols.insert(.iterm) }
+        return protocols
+    }
+
+    /// Writes `query` to the terminal on `output` and reads its answer from `input` (a TTY, put
+    /// in non-canonical mode without echo meanwhile) until DA1 arrives or `timeoutMilliseconds`
+    /// pass: nil then. Never waits longer.
+    public static func ask(input: Int32, output: Int32, timeoutMilliseconds: Int = answerTimeoutMilliseconds)
+        -> TerminalAnswer?
+    {
+        guard isatty(input) == 1, isatty(output) == 1 else { return nil }
+        var saved = termios()
+        guard tcgetattr(input, &saved) == 0 else { return nil }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &quiet.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(input, TCSANOW, &quiet) == 0 else { return nil }
+        defer { tcsetattr(input, TCSANOW, &saved) }
+        let bytes = Array(query.utf8)
+        guard bytes.withUnsafeBytes({ write(output, $0.baseAddress, $0.count) }) == bytes.count else { return nil }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMilliseconds) * 1_000_000
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while received.count < 4096 {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { return nil }
+            var poller = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(max(1, (deadline - now) / 1_000_000)))
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }
+            received += buffer[0..<count]
+            let answer = TerminalAnswer.parse(received)
+            if answer.deviceAttributes != nil { return answer }
+        }
+        return nil
+    }
+
+    /// A character cell's size in pixels: the terminal's from TIOCGWINSZ on `descriptor` when it
+    /// reports one, else `answered` (CSI 16 t), else 10×20.
+    public static func cellPixels(_ descriptor: Int32 = STDOUT_FILENO, answered: (width: Int, height: Int)? = nil)
+        -> (width: Int, height: Int)
+    {
+        var size = winsize()
+        if isatty(descriptor) != 0, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
+            size.ws_xpixel >= size.ws_col, size.ws_ypixel >= size.ws_row
+        {
+            return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
+        }
+        return answered ?? (10, 20)
+    }
+
+    /// Whether libchafa's terminal database is worth loading (GLib with it, a few MB) for this
+    /// environment and answer: only when the answer settled nothing and the environment names a
+    /// terminal program (iTerm2's images are known from the database, not from an answer).
+    public static func needsDatabase(_ environment: [String: String], answer: TerminalAnswer?) -> Bool {
+        guard answer?.kitty != true, answer?.deviceAttributes?.contains(4) != true else { return false }
+        return ["TERM_PROGRAM", "LC_TERMINAL"].contains { environment[$0].map { !$0.isEmpty } == true }
+    }
+
+    /// The choice for `setting` on the terminal of stdin and stdout, and its cell size: asks the
+    /// terminal only for `auto`, and only where `reasonNotToAsk` lets it.
+    public static func detect(setting: GraphicsSetting, environment: [String: String]) -> (
+        choice: GraphicsChoice, cellPixels: (width: Int, height: Int)
+    ) {
+        let asking = setting == .auto && reasonNotToAsk(environment) == nil
+        let answer = asking ? ask(input: STDIN_FILENO, output: STDOUT_FILENO) : nil
+        let database = asking && needsDatabase(environment, answer: answer) ? self.database(environment) : nil
+        let choice = choose(setting: setting, environment: environment, database: database, answer: answer)
+        return (choice, cellPixels(answered: answer?.cellPixels))
+    }
+}

@@ -1,0 +1,63 @@
+import WorldMap
+
+/// The Map pane as a picture, where the terminal shows images: what to draw, as plain values.
+/// The backend rasterises and sends it only when it differs from the last one sent, and tests
+/// compare it like the cell grid. The cell grid still draws the names, the annotation and every
+/// overlay. The picture leaves the cells of what is drawn over the map transparent (`holes`), so
+/// that they show through; the names (`labels`) too where the protocol cannot put text over a
+/// picture (Sixel, iTerm2), while Kitty's picture lies under the text.
+public struct PictureScene: Sendable, Equatable {
+    /// The cells the picture covers.
+    public var rect: Rect
+    /// The view: the cell map's centre and zoom, drawn at the terminal's pixel resolution.
+    public var map: MapView
+    public var pins: [MapPin]
+    /// The names the pane writes on the map: cell index in `rect` (row by row) → the cell.
+    public var labels: [Int: Cell]
+    /// One flag a cell of `rect`, row by row: something other than a name is drawn there (the
+    /// annotation, an overlay, a modal), and shows through.
+    public var holes: [Bool]
+
+    public init(rect: Rect, map: MapView, pins: [MapPin], labels: [Int: Cell] = [:], holes: [Bool] = []) {
+        self.rect = rect
+        self.map = map
+        self.pins = pins
+        self.labels = labels
+        self.holes = holes
+    }
+
+    /// Marks the cells of `rect` where `buffer` holds something (a character or a background)
+    /// other than the pane's own names: the annotation and the overlays drawn after the pane.
+    /// A name that is still there keeps its `labels` entry; one drawn over loses it.
+    public mutating func makeHoles(for buffer: Buffer) {
+        holes = []
+        holes.reserveCapacity(rect.width * rect.height)
+        for y in rect.y..<rect.maxY {
+            for x in rect.x..<rect.maxX {
+                let index = (y - rect.y) * rect.width + (x - rect.x)
+                let cell = buffer[x, y]
+                if let label = labels[index], label == cell {
+                    holes.append(false)
+                    continue
+                }
+                labels[index] = nil
+                holes.append(cell.character != " " || cell.style.background != nil || cell.style.reverse)
+            }
+        }
+    }
+
+    /// The picture at `cell` pixels a cell, in `theme`'s colours: the holes transparent, and the
+    /// names' cells too when `textOver` is false (a protocol that draws the picture over text).
+    public func image(cell: (width: Int, height: Int), theme: Theme.Name, textOver: Bool) -> RGBAImage {
+        let (width, height) = (rect.width * cell.width, rect.height * cell.height)
+        // The dot raster has 2×4 dots a cell: a viewport of that many cells covers the pane's view.
+        let viewport = map.viewport(width: max(1, width / 2), height: max(1, height / 4))
+        var image = PixelMapRenderer().render(viewport, pins: pins, palette: MapPalette.pixels(theme))
+        var clear = holes
+        if !textOver {
+            for index in labels.keys where clear.indices.contains(index) { clear[index] = true }
+        }
+        image.clear(cells: clear, columns: rect.width, cell: cell)
+        return image
+    }
+}
