@@ -17,6 +17,19 @@ final class RecordingBackend: Backend {
 
     func draw(_ buffer: Buffer) { drawn.append(buffer) }
 
+    /// Whether it says it shows pictures, the pictures it was given with each frame, and how
+    /// often it was asked to suspend.
+    var showsPictures = false
+    private(set) var pictures: [PictureScene?] = []
+    private(set) var suspensions = 0
+
+    func draw(_ buffer: Buffer, picture: PictureScene?) {
+        drawn.append(buffer)
+        pictures.append(picture)
+    }
+
+    func suspend() { suspensions += 1 }
+
     func setClipboard(_ text: String) { clipboard.append(text) }
 
     func nextEvent(timeoutMilliseconds: Int) -> Event? {

@@ -1,0 +1,93 @@
+import MapPicture
+import Testing
+
+/// `graphics = auto` decides from what the terminal answers, never inside tmux or screen, and a
+/// missing library or a silent terminal means Braille with the reason said.
+@Suite struct GraphicsDetectionTests {
+    static let xterm = ["TERM": "xterm-256color"]
+    static func present(_ imageProtocol: ImageProtocol) -> String? { nil }
+
+    @Test func theAnswerIsReadFromWhatTheTerminalSent() {
+        let kitty = TerminalAnswer.parse(Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;22c".utf8))
+        #expect(kitty == TerminalAnswer(kitty: true, deviceAttributes: [62, 22], cellPixels: (10, 20)))
+        // foot: no Kitty, Sixel (4) in DA1; a key typed meanwhile is passed over.
+        let foot = TerminalAnswer.parse(Array("x\u{1B}[?62;4;22c".utf8))
+        #expect(foot == TerminalAnswer(kitty: false, deviceAttributes: [62, 4, 22]))
+        let refused = TerminalAnswer.parse(Array("\u{1B}_Gi=31;ENOTSUPPORTED:no\u{1B}\\\u{1B}[?1;2c".utf8))
+        #expect(!refused.kitty && refused.deviceAttributes == [1, 2])
+        // Half an answer is no answer: the wait goes on until DA1 is whole.
+        #expect(TerminalAnswer.parse(Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;2".utf8)).deviceAttributes == nil)
+        #expect(TerminalAnswer.parse(Array("\u{1B}[?6\u{1B}[2;2c".utf8)).deviceAttributes == nil)
+    }
+
+    @Test func autoFollowsTheAnswer() {
+        let kitty = GraphicsDetection.choose(
+            setting: .auto, environment: Self.xterm, database: nil, answer: TerminalAnswer(kitty: true, deviceAttributes: [62]),
+            missing: Self.present)
+        #expect(kitty.imageProtocol == .kitty && kitty.reason.contains("Kitty graphics query"))
+        let sixel = GraphicsDetection.choose(
+            setting: .auto, environment: Self.xterm, database: nil, answer: TerminalAnswer(deviceAttributes: [62, 4]),
+            missing: Self.present)
+        #expect(sixel.imageProtocol == .sixel && sixel.reason.contains("DA1"))
+        let plain = GraphicsDetection.choose(
+            setting: .auto, environment: Self.xterm, database: [], answer: TerminalAnswer(deviceAttributes: [62, 22]),
+            missing: Self.present)
+        #expect(plain.imageProtocol == nil && plain.reason.contains("Braille"))
+        let iterm = GraphicsDetection.choose(
+            setting: .auto, environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"], database: [.iterm],
+            answer: TerminalAnswer(deviceAttributes: [62]), missing: Self.present)
+        #expect(iterm.imageProtocol == .iterm)
+        let silent = GraphicsDetection.choose(
+            setting: .auto, environment: Self.xterm, database: nil, answer: nil, missing: Self.present)
+        #expect(silent.imageProtocol == nil && silent.reason.contains("did not answer"))
+    }
+
+    @Test func insideTmuxOrScreenAutoKeepsBrailleWithoutAsking() {
+        for environment in [
+            ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-1/default,1,0"], ["TERM": "screen-256color", "STY": "1.pts-0"],
+            ["TERM": "xterm-kitty", "TMUX": "/tmp/tmux-1/default,1,0"], ["TERM": "linux"], [:],
+        ] {
+            #expect(GraphicsDetection.reasonNotToAsk(environment) != nil, "\(environment)")
+            let choice = GraphicsDetection.choose(
+                setting: .auto, environment: environment, database: [.kitty], answer: TerminalAnswer(kitty: true, deviceAttributes: [4]),
+                missing: Self.present)
+            #expect(choice.imageProtocol == nil, "\(environment)")
+        }
+        #expect(GraphicsDetection.reasonNotToAsk(Self.xterm) == nil)
+        // Forced, a picture inside tmux too.
+        let forced = GraphicsDetection.choose(
+            setting: .sixel, environment: ["TMUX": "x"], database: nil, answer: nil, missing: Self.present)
+        #expect(forced.imageProtocol == .sixel)
+    }
+
+    @Test func offAndAMissingLibraryMeanBrailleAndSayWhy() {
+        #expect(
+            GraphicsDetection.choose(
+                setting: .off, environment: Self.xterm, database: [.kitty], answer: TerminalAnswer(kitty: true),
+                missing: Self.present
+            ).imageProtocol == nil)
+        let missing = GraphicsDetection.choose(
+            setting: .sixel, environment: Self.xterm, database: nil, answer: nil, missing: { _ in "libchafa0" })
+        #expect(missing.imageProtocol == nil && missing.reason.contains("libchafa0 is missing"))
+        let auto = GraphicsDetection.choose(
+            setting: .auto, environment: Self.xterm, database: nil, answer: TerminalAnswer(kitty: true, deviceAttributes: [1]),
+            missing: { $0 == .kitty ? "libpng16-16" : nil })
+        #expect(auto.imageProtocol == nil && auto.reason.contains("libpng16-16"))
+    }
+
+    @Test func theTerminalDatabaseIsLoadedOnlyWhenTheAnswerSettlesNothing() {
+        let named = ["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"]
+        #expect(GraphicsDetection.needsDatabase(named, answer: TerminalAnswer(deviceAttributes: [62])))
+        #expect(!GraphicsDetection.needsDatabase(named, answer: TerminalAnswer(kitty: true, deviceAttributes: [62])))
+        #expect(!GraphicsDetection.needsDatabase(Self.xterm, answer: TerminalAnswer(deviceAttributes: [62])))
+    }
+
+    /// libchafa's own database (Debian's libchafa0, which `make test` installs).
+    @Test func libchafasDatabaseKnowsTheTerminals() throws {
+        let kitty = try #require(GraphicsDetection.database(["TERM": "xterm-kitty"]))
+        #expect(kitty.contains(.kitty))
+        #expect(GraphicsDetection.database(["TERM": "foot"])?.contains(.sixel) == true)
+        #expect(GraphicsDetection.database(["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"])?.contains(.iterm) == true)
+        #expect(GraphicsDetection.database(["TERM": "xterm-256color"]) == [])
+    }
+}

@@ -1,0 +1,101 @@
+import AppTestSupport
+import Foundation
+import Testing
+import ViewModels
+import WorldMap
+
+@testable import TerminalUI
+
+/// The Map pane as a picture: the cells keep only the names, the picture is handed to the backend
+/// with the cells of everything drawn over the map left transparent, and it goes with the pane.
+@MainActor
+struct MapPaneGraphicsTests {
+    static func isBraille(_ character: Character) -> Bool {
+        character.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) }
+    }
+
+    func loggedIn(graphics: Bool = true) async -> AppController? {
+        guard let model = await loggedInApp(serverName: "127.0.0.1:8080") else { return nil }
+        let ui = AppController(app: model, ascii: false)
+        ui.graphics = graphics
+        return ui
+    }
+
+    @Test func theCellsKeepOnlyTheNamesAndThePictureHasThePins() async throws {
+        let ui = try #require(await loggedIn())
+        let frame = ui.frame(width: 120, height: 40)
+        let picture = try #require(frame.picture)
+        let area = MapPane.mapRect(MainScreen.contentRect(width: 120, height: 40))
+        #expect(picture.rect == area)
+        #expect(picture.pins.count == ui.app.visibleRows.count)
+        #expect(picture.pins.contains { $0.style == .selected })
+        var names = ""
+        for y in area.y..<area.maxY {
+            for x in area.x..<area.maxX {
+                #expect(!Self.isBraille(frame.buffer[x, y].character), "no dots in the cells at (\(x), \(y))")
+                names.append(frame.buffer[x, y].character)
+            }
+        }
+        #expect(!picture.labels.isEmpty && names.contains("Brazil"), "the names are still cells")
+        #expect(!picture.holes.contains(true), "nothing is drawn over the map")
+        // The same view without pictures is Braille, and has no picture.
+        ui.graphics = false
+        let braille = ui.frame(width: 120, height: 40)
+        #expect(braille.picture == nil)
+        #expect(braille.buffer.text.contains { Self.isBraille($0) })
+    }
+
+    @Test func whatIsDrawnOverTheMapShowsThroughThePicture() async throws {
+        let ui = try #require(await loggedIn())
+        ui.handle(.key(.character("?")))
+        let frame = ui.frame(width: 120, height: 40)
+        let picture = try #require(frame.picture)
+        #expect(picture.holes.contains(true), "the help overlay's cells")
+        let cell = (width: 4, height: 8)
+        let image = picture.image(cell: cell, theme: .dark, textOver: true)
+        #expect(image.width == picture.rect.width * cell.width && image.height == picture.rect.height * cell.height)
+        for (index, hole) in picture.holes.enumerated() {
+            let (x, y) = (index % picture.rect.width * cell.width + 1, index / picture.rect.width * cell.height + 1)
+            #expect(image.alpha(x: x, y: y) == (hole ? 0 : 255), "cell \(index)")
+        }
+        // Where text cannot lie over a picture (Sixel, iTerm2), the names' cells are left clear too.
+        let names = try #require(picture.labels.keys.first { !picture.holes[$0] })
+        let (x, y) = (names % picture.rect.width * cell.width + 1, names / picture.rect.width * cell.height + 1)
+        #expect(image.alpha(x: x, y: y) == 255)
+        #expect(picture.image(cell: cell, theme: .dark, textOver: false).alpha(x: x, y: y) == 0)
+    }
+
+    @Test func noPictureOnTheTableOrInAccessibleMode() async throws {
+        let ui = try #require(await loggedIn())
+        ui.handle(.key(.character("2")))
+        #expect(ui.frame(width: 120, height: 40).picture == nil)
+        ui.handle(.key(.character("1")))
+        #expect(ui.frame(width: 120, height: 40).picture != nil)
+        ui.accessible = true
+        #expect(ui.frame(width: 120, height: 40).picture == nil)
+    }
+
+    /// The run loop hands the backend a picture on the Map pane and none on the Table, a new one
+    /// when the view moves; Ctrl-Z asks the backend to suspend.
+    @Test func theRunLoopHandsPicturesToABackendThatShowsThem() async throws {
+        guard let model = await loggedInApp(serverName: "127.0.0.1:8080") else {
+            Issue.record("the demo login did not finish")
+            return
+        }
+        let backend = RecordingBackend()
+        backend.showsPictures = true
+        let ui = AppController(app: model, ascii: false)
+        let running = Task { await ui.run(on: backend) }
+        #expect(await eventually { backend.pictures.last.flatMap { $0 } != nil })
+        let first = try #require(backend.pictures.last.flatMap { $0 })
+        backend.events.append(.key(.character("+")))
+        #expect(await eventually { backend.pictures.last.flatMap { $0 }.map { $0.map != first.map } == true })
+        backend.events.append(.key(.character("2")))
+        #expect(await eventually { backend.drawn.last?.text.contains("Updated") == true })
+        #expect(backend.pictures.last.flatMap { $0 } == nil)
+        backend.events.append(.key(.control("z")))
+        #expect(await eventually { backend.suspensions == 1 })
+        backend.events.append(.endOfInput)
+        await running.value
+    }
+}
