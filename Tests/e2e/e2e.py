@@ -16,6 +16,8 @@ import time
 import traceback
 import urllib.request
 
+from pty_terminal import PtyApp, colour_counts, kitty_images, png_pixels, sixel_images
+
 BIN = os.path.abspath(sys.argv[1])
 WORK = tempfile.mkdtemp(prefix="onthemap-e2e-")
 SOCKET = f"otm-e2e-{os.getpid()}"
@@ -350,6 +352,95 @@ def resize():
     keys("main", "Escape")
     tmux("resize-window", "-t", "main", "-x", "120", "-y", "40")
     wait_for("main", lambda text: "Where are you" not in text and "[ Refresh ]" in text, what="posting closed")
+
+
+def picture_app(name, answer, rows=40, cols=120):
+    """The app on a pseudo-terminal (not tmux) that answers the graphics query as `answer`
+    (pty_terminal.ANSWERS), logged in; returns it and its trace file once a frame of the Map pane
+    with the class on it was drawn (the picture is sent within that frame)."""
+    trace = os.path.join(WORK, f"{name}.trace")
+    environment = {
+        "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": WORK, "PATH": os.environ.get("PATH", ""),
+        "XDG_DATA_HOME": f"{WORK}/{name}/data", "XDG_CACHE_HOME": f"{WORK}/{name}/cache",
+        "XDG_STATE_HOME": f"{WORK}/{name}/state", "XDG_CONFIG_HOME": f"{WORK}/{name}/config", "ONTHEMAP_TRACE": trace,
+    }
+    app = PtyApp([f"{BIN}/onthemap", "--server", SERVER], environment, rows=rows, cols=cols, answer=answer)
+    app.wait(lambda output: b"Log In" in output, what="the login screen")
+    assert app.answered, "the app asked the terminal (Kitty's query and DA1) before drawing"
+    app.send(f"{EMAIL}\t{PASSWORD}\r")
+    wait_for_file(trace, lambda line: re.search(r" map:[1-9]", line) is not None, "a frame of the map with the class")
+    return app
+
+
+def sea_of(rows):
+    """The picture's commonest opaque colour, and its share of the opaque pixels."""
+    counts = colour_counts(rows)
+    colour, count = max(counts.items(), key=lambda item: item[1])
+    return colour, count / sum(counts.values())
+
+
+@test("pictures: a terminal that answers Kitty's query gets the map as a picture, deleted on Table, resize, Ctrl-Z and quit")
+def kitty_pictures():
+    app = picture_app("kitty", "kitty")
+    try:
+        keys_, png = kitty_images(app.wait(lambda output: kitty_images(output), what="a Kitty picture"))[-1]
+        width, height, rows = png_pixels(png)
+        columns, lines = int(re.search(r"c=(\d+)", keys_).group(1)), int(re.search(r"r=(\d+)", keys_).group(1))
+        assert columns == 120 and 30 <= lines < 40 and "z=-1" in keys_, keys_
+        assert (width, height) == (columns * 10, lines * 20), (width, height, columns, lines)
+        sea, share = sea_of(rows)
+        assert sea == (14, 18, 26) and share > 0.5, (sea, share)  # the dark theme's sea (MapPixelPalette)
+        assert len([count for count in colour_counts(rows).values() if count > 500]) >= 4, "sea, land, borders, pins"
+        mark = app.mark()
+        app.send("2")
+        app.wait(lambda output: b"\x1b_Ga=d,d=I,i=1" in output[mark:], what="the picture deleted on Table")
+        mark = app.mark()
+        app.send("1")
+        app.wait(lambda output: b"\x1b_Ga=T" in output[mark:], what="the picture back on Map")
+        mark = app.mark()
+        app.resize(30, 100)
+        app.wait(lambda output: any("c=100" in k for k, _ in kitty_images(output[mark:])), what="the picture at 100 columns")
+        assert b"\x1b_Ga=d,d=I,i=1" in app.output[mark:], "the old one deleted first"
+        mark = app.mark()
+        app.send("\x1a")  # Ctrl-Z: deleted; the test's process group is orphaned, so it goes on at once
+        app.wait(lambda output: b"\x1b_Ga=d,d=I,i=1" in output[mark:] and b"\x1b_Ga=T" in output[mark:].split(b"a=d")[-1],
+                 what="deleted on Ctrl-Z and drawn again")
+        mark = app.mark()
+        app.send("\x03")
+        assert app.process.wait(timeout=30) == 0
+        assert b"\x1b_Ga=d,d=I,i=1" in app.output[mark:], "deleted on quit"
+    finally:
+        app.close()
+
+
+@test("pictures: a terminal that lists Sixel gets a Sixel map (decoded with sixel2png); one without pictures keeps Braille")
+def sixel_pictures():
+    app = picture_app("sixel", "sixel")
+    try:
+        sixel = sixel_images(app.wait(lambda output: sixel_images(output), what="a Sixel picture"))[-1]
+        picture = os.path.join(WORK, "map.six")
+        with open(picture, "wb") as handle:
+            handle.write(sixel)
+        subprocess.run(["sixel2png", "-i", picture, "-o", picture + ".png"], check=True, capture_output=True)
+        with open(picture + ".png", "rb") as handle:
+            width, height, rows = png_pixels(handle.read())
+        assert width == 1200 and 600 < height <= 780, (width, height)
+        sea, share = sea_of(rows)
+        # Sixel's palette is in percent: the dark sea (14, 18, 26) within a step.
+        assert all(abs(got - want) <= 4 for got, want in zip(sea, (14, 18, 26))) and share > 0.4, (sea, share)
+        mark = app.mark()
+        app.send("2")
+        app.wait(lambda output: b"\x1b[2J" in output[mark:], what="the screen written again on Table")
+        assert not sixel_images(app.output[mark:])
+    finally:
+        app.close()
+    plain = picture_app("plain", "none")
+    try:
+        output = bytes(plain.output)
+        assert not kitty_images(output) and not sixel_images(output)
+        assert any(0x2800 < ord(character) <= 0x28FF for character in output.decode("utf-8", "replace")), "Braille"
+    finally:
+        plain.close()
 
 
 def click(session, x, y):
