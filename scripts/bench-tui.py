@@ -13,7 +13,12 @@ built-in server. Both print the resident memory by mapping (/proc/<pid>/smaps).
   the map pane with the locations loaded (ONTHEMAP_TRACE), at 200x60;
 - a pan/zoom key -> frame: render + blit time of the frames after pan and zoom keys, at 200x60;
 - resident memory (VmRSS) after that, and its split by mapping (sum of Rss per file; anonymous
-  memory, heap and stacks together).
+  memory, heap and stacks together);
+- the same pan/zoom keys and memory with the map as a picture, on a terminal that answers the
+  graphics query as kitty does and as foot does (Sixel), at 200x60 cells of 10x20 pixels.
+
+The pty answers the app's graphics query (DA1) as a terminal does: without pictures, unless a
+run asks for them.
 
 --sections also prints which sections and symbols of the binary are resident then
 (scripts/resident-sections.py, from /proc/<pid>/pagemap).
@@ -40,13 +45,18 @@ HOME = tempfile.mkdtemp(prefix="onthemap-bench-")
 SERVER_URL = None
 
 
+# What a terminal answers to the app's graphics query (Kitty's query, then DA1).
+ANSWERS = {None: b"\x1b[?62;22c", "kitty": b"\x1b_Gi=31;OK\x1b\\\x1b[?62;22c", "sixel": b"\x1b[?62;4;22c"}
+
+
 class App:
-    def __init__(self, columns, rows, trace=None):
+    def __init__(self, columns, rows, trace=None, pictures=None):
         self.output = bytearray()
+        self.answer = ANSWERS[pictures]
         self.started = time.perf_counter()
         pid, fd = pty.fork()
         if pid == 0:
-            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, columns * 10, rows * 20))
             environment = {
                 "TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": HOME, "PATH": "/usr/bin:/bin",
                 "XDG_DATA_HOME": f"{HOME}/data", "XDG_CACHE_HOME": f"{HOME}/cache", "XDG_STATE_HOME": f"{HOME}/state",
@@ -69,6 +79,9 @@ class App:
             if not chunk:
                 return
             self.output += chunk
+            if self.answer and b"\x1b[c" in self.output:
+                os.write(self.fd, self.answer)
+                self.answer = None
 
     def wait_for(self, needle, timeout=20):
         deadline = time.perf_counter() + timeout
@@ -105,6 +118,28 @@ class App:
     def quit(self):
         self.send("\x03")
         os.waitpid(self.pid, 0)
+
+
+def pan_and_zoom(app, trace):
+    """The frame times (ms) after a fixed series of pan and zoom keys."""
+    before = len(frames(trace))
+    for key in ["l"] * 8 + ["+"] * 4 + ["h"] * 8 + ["-"] * 4 + ["+"] * 6 + ["0"]:
+        app.send(key)
+        time.sleep(0.06)
+    time.sleep(0.3)
+    return [float(line[2]) for line in frames(trace)[before:] if line[1] == "frame"]
+
+
+def with_pictures(protocol):
+    """Pan/zoom frame times (each frame's picture made and sent) and memory with pictures."""
+    trace = os.path.join(HOME, f"{protocol}-trace.txt")
+    app = App(200, 60, trace=trace, pictures=protocol)
+    log_in(app, trace)
+    pan = pan_and_zoom(app, trace)
+    rss = app.rss_mb()
+    app.quit()
+    print(f"with {protocol} pictures: pan/zoom key -> frame (picture made and sent): median "
+          f"{statistics.median(pan):.2f} ms, max {max(pan):.2f} ms over {len(pan)} frames; resident memory {rss:.1f} MB")
 
 
 def frames(trace):
@@ -169,21 +204,13 @@ def main():
     trace = os.path.join(HOME, "trace.txt")
     app = App(200, 60, trace=trace)
     login_ms, pins = log_in(app, trace)
-    before = len(frames(trace))
-    for key in ["l"] * 8 + ["+"] * 4 + ["h"] * 8 + ["-"] * 4 + ["+"] * 6 + ["0"]:
-        app.send(key)
-        time.sleep(0.06)
-    time.sleep(0.3)
-    pan = [float(line[2]) for line in frames(trace)[before:] if line[1] == "frame"]
+    pan = pan_and_zoom(app, trace)
     rss = app.rss_mb()
     mappings = app.rss_by_mapping()
     sections = subprocess.run(
         [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "resident-sections.py"), str(app.pid)],
         capture_output=True, text=True).stdout if SECTIONS else ""
     app.quit()
-    if server:
-        server.terminate()
-        server.wait()
     print(f"server: {SERVER_URL or 'built-in (in-process)'}")
     print(f"start -> login screen drawn: median {statistics.median(starts):.1f} ms (min {min(starts):.1f}, max {max(starts):.1f}) at 120x40")
     print(f"log in -> map with {pins} pins drawn: {login_ms} ms at 200x60")
@@ -194,6 +221,11 @@ def main():
     print(f"  by mapping (MB): {shown}, others {rest / 1024:.1f}")
     if sections:
         print(sections, end="")
+    for protocol in ["kitty", "sixel"]:
+        with_pictures(protocol)
+    if server:
+        server.terminate()
+        server.wait()
 
 
 if __name__ == "__main__":

@@ -43,6 +43,30 @@ static void copy_message(const png_image *image, char *message, size_t message_s
     message[message_size - 1] = 0;
 }
 
+/// Writes `image` (its format, size and flags set) from `pixels` to a buffer of its own.
+static int write_png(png_image *image, const void *pixels, const void *colormap, uint8_t **out, size_t *out_size,
+                     char *message, size_t message_size) {
+    // Fast compression (no filter search, a quick zlib level): a map is large flat areas, which
+    // compress well anyway, and the default level took 270 ms for 2,000×1,200 pixels.
+    image->flags = PNG_IMAGE_FLAG_FAST;
+    png_alloc_size_t size = 0;
+    // First the size, then the bytes (libpng's two-call form).
+    if (!png.write_to_memory(image, NULL, &size, 0, pixels, 0, colormap)) {
+        copy_message(image, message, message_size);
+        return -2;
+    }
+    uint8_t *buffer = malloc(size);
+    if (buffer == NULL) return -2;
+    if (!png.write_to_memory(image, buffer, &size, 0, pixels, 0, colormap)) {
+        copy_message(image, message, message_size);
+        free(buffer);
+        return -2;
+    }
+    *out = buffer;
+    *out_size = size;
+    return 0;
+}
+
 int otm_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, uint8_t **out, size_t *out_size,
                         char *message, size_t message_size) {
     if (!otm_png_available()) return -1;
@@ -52,25 +76,21 @@ int otm_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, 
     image.width = width;
     image.height = height;
     image.format = PNG_FORMAT_RGBA;
-    // Fast compression (no filter search, a quick zlib level): a map is large flat areas, which
-    // compress well anyway, and the default level took 270 ms for 2,000×1,200 pixels.
-    image.flags = PNG_IMAGE_FLAG_FAST;
-    png_alloc_size_t size = 0;
-    // First the size, then the bytes (libpng's two-call form).
-    if (!png.write_to_memory(&image, NULL, &size, 0, pixels, 0, NULL)) {
-        copy_message(&image, message, message_size);
-        return -2;
-    }
-    uint8_t *buffer = malloc(size);
-    if (buffer == NULL) return -2;
-    if (!png.write_to_memory(&image, buffer, &size, 0, pixels, 0, NULL)) {
-        copy_message(&image, message, message_size);
-        free(buffer);
-        return -2;
-    }
-    *out = buffer;
-    *out_size = size;
-    return 0;
+    return write_png(&image, pixels, NULL, out, out_size, message, message_size);
+}
+
+int otm_png_encode_indexed(const uint8_t *indexes, uint32_t width, uint32_t height, const uint8_t *colormap,
+                           uint32_t entries, uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+    if (!otm_png_available()) return -1;
+    if (entries == 0 || entries > 256) return -2;
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    image.width = width;
+    image.height = height;
+    image.format = PNG_FORMAT_RGBA_COLORMAP;
+    image.colormap_entries = entries;
+    return write_png(&image, indexes, colormap, out, out_size, message, message_size);
 }
 
 int otm_png_decode_rgba(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **out, uint32_t *width,

@@ -109,6 +109,16 @@ let rasterCity = medianMilliseconds(runs: 30) { pixels.render(pictureCity, pins:
 let layersCity = medianMilliseconds(runs: 30) { renderer.render(pictureCity).grid.cells.count }
 let worldImage = pixels.render(pictureWorld, pins: hundred, palette: palette)
 let encodePNG = medianMilliseconds(runs: 10) { (try? PNG.encode(worldImage))?.count ?? 0 }
+// The app's frame as the terminal gets it: the picture rasterised and encoded for the protocol
+// (Kitty: a palette PNG in base64 chunks; Sixel: libchafa's quantised bands), over 200×60 cells.
+func terminalFrame(_ view: Viewport, _ imageProtocol: ImageProtocol) -> Int {
+    let image = pixels.render(view, pins: hundred, palette: palette)
+    return (try? imageProtocol.encode(image, columns: 200, rows: 60, cell: (10, 20), underText: true))?.utf8.count ?? 0
+}
+let kittyWorld = medianMilliseconds(runs: 10) { terminalFrame(pictureWorld, .kitty) }
+let kittyCity = medianMilliseconds(runs: 10) { terminalFrame(pictureCity, .kitty) }
+let sixelWorld = medianMilliseconds(runs: 10) { terminalFrame(pictureWorld, .sixel) }
+let sixelCity = medianMilliseconds(runs: 10) { terminalFrame(pictureCity, .sixel) }
 // "Go to": the completions each keystroke asks for (GoToPrompt.complete: the gazetteer and a
 // class of 1,000), typing a city, an accented city, a country, a classmate and a typo; the
 // figure is the slowest keystroke's median.
@@ -148,6 +158,14 @@ figures.append(
 print("(1000x300-cell Braille frame of the same city view: \(String(format: "%.1f", layersCity.median)) ms)")
 figures.append(
     Figure(name: "2000x1200 px world picture as PNG, libpng (median of 10)", value: encodePNG.median, unit: "ms", budget: 120))
+figures.append(
+    Figure(name: "200x60-cell Kitty world frame, rasterised and encoded (median of 10)", value: kittyWorld.median, unit: "ms", budget: 16))
+figures.append(
+    Figure(name: "200x60-cell Kitty city frame (Paris), rasterised and encoded (median of 10)", value: kittyCity.median, unit: "ms", budget: 16))
+figures.append(
+    Figure(name: "200x60-cell Sixel world frame, rasterised and encoded (median of 10)", value: sixelWorld.median, unit: "ms", budget: 40))
+figures.append(
+    Figure(name: "200x60-cell Sixel city frame (Paris), rasterised and encoded (median of 10)", value: sixelCity.median, unit: "ms", budget: 40))
 figures.append(
     Figure(
         name: "one offline geocode (median of \(queries.count) mixed queries)",

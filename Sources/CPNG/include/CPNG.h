@@ -17,6 +17,12 @@ int otm_png_available(void);
 int otm_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, uint8_t **out, size_t *out_size,
                         char *message, size_t message_size);
 
+/// Encodes `width × height` palette indexes (a byte a pixel) with `entries` RGBA colours in
+/// `colormap` (4 bytes each, at most 256) as a palette PNG: a quarter of the bytes for zlib to
+/// compress. Returns as `otm_png_encode_rgba`.
+int otm_png_encode_indexed(const uint8_t *indexes, uint32_t width, uint32_t height, const uint8_t *colormap,
+                           uint32_t entries, uint8_t **out, size_t *out_size, char *message, size_t message_size);
+
 /// Decodes a PNG into RGBA (the tests' eyes). On success returns 0, `*out` (free with
 /// `otm_png_free`) holds `*width × *height × 4` bytes. At most `max_pixels` pixels are decoded.
 int otm_png_decode_rgba(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **out, uint32_t *width,
