@@ -22,8 +22,8 @@ public final class NCursesBackend: Backend {
     private var isOpen = false
     /// How pictures are shown (nil: never), and a cell's size in pixels.
     private let graphics: (imageProtocol: ImageProtocol, cell: (width: Int, height: Int))?
-    /// The picture on the terminal now, as the terminal has it.
-    private var shownPicture: PictureScene?
+    /// The pictures on the terminal now, by id, as the terminal has them.
+    private var shownPictures: [Int: PictureScene] = [:]
     /// Why the last picture could not be made: pictures are off for the rest of the run.
     public private(set) var pictureFailure: String?
     public var showsPictures: Bool { graphics != nil && pictureFailure == nil }
@@ -73,14 +73,14 @@ public final class NCursesBackend: Backend {
     public func shutdown() {
         guard isOpen else { return }
         isOpen = false
-        removePicture()
+        for id in shownPictures.keys { removePicture(id) }
         endwin()
     }
 
     /// Ctrl-Z: the picture deleted, the terminal given back, the process stopped (curses' own
     /// SIGTSTP handler); on `fg`, everything is drawn again.
     public func suspend() {
-        removePicture()
+        for id in shownPictures.keys { removePicture(id) }
         raise(SIGTSTP)
         lastFrame = nil
         clearok(otm_stdscr(), true)
@@ -90,24 +90,17 @@ public final class NCursesBackend: Backend {
         (Int(otm_maxx()), Int(otm_maxy()))
     }
 
-    public func draw(_ buffer: Buffer) { draw(buffer, picture: nil) }
+    public func draw(_ buffer: Buffer) { draw(buffer, pictures: []) }
 
-    /// The cells, then the picture over them when it changed. A Sixel picture leaves its pixels
-    /// on the screen until text is written there: when one goes or moves, the whole screen is
-    /// written again. A Kitty picture is replaced or deleted by its id.
-    public func draw(_ buffer: Buffer, picture: PictureScene?) {
-        let picture = graphics == nil || pictureFailure != nil ? nil : picture
-        if let shown = shownPicture, picture?.rect != shown.rect {
-            if graphics?.imageProtocol == .kitty {
-                removePicture()
-            } else {
-                shownPicture = nil
-                lastFrame = nil
-                clearok(otm_stdscr(), true)
-            }
-        }
+    /// The cells, then each picture over them that changed. A Sixel picture leaves its pixels on
+    /// the screen until text is written there: when one goes or moves, the whole screen is written
+    /// again, and every picture sent again. A Kitty picture is replaced or deleted by its id.
+    public func draw(_ buffer: Buffer, pictures: [PictureScene]) {
+        let pictures = showsPictures ? pictures : []
+        let wanted = Dictionary(pictures.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for (id, shown) in shownPictures where wanted[id]?.rect != shown.rect { removePicture(id) }
         drawCells(buffer)
-        if let picture, picture != shownPicture { send(picture) }
+        for picture in pictures where picture != shownPictures[picture.id] { send(picture) }
     }
 
     private func drawCells(_ buffer: Buffer) {
@@ -155,23 +148,26 @@ public final class NCursesBackend: Backend {
         let image = picture.image(cell: graphics.cell, theme: theme.name, textOver: graphics.imageProtocol == .kitty)
         do {
             let sequence = try graphics.imageProtocol.encode(
-                image, columns: picture.rect.width, rows: picture.rect.height, cell: graphics.cell, underText: true)
+                image, columns: picture.rect.width, rows: picture.rect.height, cell: graphics.cell, id: picture.id,
+                underText: true)
             writeOutside("\u{1B}7\u{1B}[\(picture.rect.y + 1);\(picture.rect.x + 1)H" + sequence + "\u{1B}8")
-            shownPicture = picture
+            shownPictures[picture.id] = picture
         } catch {
             pictureFailure = String(describing: error)
-            shownPicture = nil
+            shownPictures[picture.id] = nil
         }
     }
 
-    /// Takes the picture off the screen: a Kitty one by its id; Sixel and iTerm2 pictures are
-    /// cells, written over by the next frame (`draw` asks curses for a whole one).
-    private func removePicture() {
-        guard shownPicture != nil, let graphics else { return }
-        shownPicture = nil
+    /// Takes picture `id` off the screen: a Kitty one by its id. Sixel and iTerm2 pictures are
+    /// pixels in cells: the next frame is written whole (curses clears the screen first), and
+    /// every picture is sent again.
+    private func removePicture(_ id: Int) {
+        guard shownPictures[id] != nil, let graphics else { return }
         if graphics.imageProtocol == .kitty {
-            writeOutside(TerminalImage.kittyDelete(id: 1))
+            shownPictures[id] = nil
+            writeOutside(TerminalImage.kittyDelete(id: id))
         } else {
+            shownPictures.removeAll()
             lastFrame = nil
             clearok(otm_stdscr(), true)
         }
@@ -237,7 +233,7 @@ public final class NCursesBackend: Backend {
         case otm_key_resize():
             lastFrame = nil
             // Sent again at the new size (a Kitty picture replaced by id; Sixel's cells redrawn).
-            if shownPicture != nil { removePicture() }
+            for id in shownPictures.keys { removePicture(id) }
             return .resize(width: size.width, height: size.height)
         case otm_key_btab(): return .key(.backTab)
         case otm_key_mouse(): return mouseEvent()

@@ -173,7 +173,7 @@ public struct PixelMapRenderer: Sendable {
     }
 
     /// The radius of a lone pin's marker in pixels, for a picture of this size.
-    public static func pinRadius(width: Int, height: Int) -> Double { max(2.5, Double(min(width, height)) / 160) }
+    public static func pinRadius(width: Int, height: Int) -> Double { max(4, Double(min(width, height)) / 160) }
 
     /// Pins whose markers would overlap (in one square of the marker's diameter) are one cluster,
     /// drawn as one marker at their mean position whose size grows with the count, in the colour

@@ -24,7 +24,7 @@ struct MapPaneGraphicsTests {
     @Test func theCellsKeepOnlyTheNamesAndThePictureHasThePins() async throws {
         let ui = try #require(await loggedIn())
         let frame = ui.frame(width: 120, height: 40)
-        let picture = try #require(frame.picture)
+        let picture = try #require(frame.pictures.first)
         let area = MapPane.mapRect(MainScreen.contentRect(width: 120, height: 40))
         #expect(picture.rect == area)
         #expect(picture.pins.count == ui.app.visibleRows.count)
@@ -41,7 +41,7 @@ struct MapPaneGraphicsTests {
         // The same view without pictures is Braille, and has no picture.
         ui.graphics = false
         let braille = ui.frame(width: 120, height: 40)
-        #expect(braille.picture == nil)
+        #expect(braille.pictures.isEmpty)
         #expect(braille.buffer.text.contains { Self.isBraille($0) })
     }
 
@@ -49,7 +49,7 @@ struct MapPaneGraphicsTests {
         let ui = try #require(await loggedIn())
         ui.handle(.key(.character("?")))
         let frame = ui.frame(width: 120, height: 40)
-        let picture = try #require(frame.picture)
+        let picture = try #require(frame.pictures.first)
         #expect(picture.holes.contains(true), "the help overlay's cells")
         let cell = (width: 4, height: 8)
         let image = picture.image(cell: cell, theme: .dark, textOver: true)
@@ -68,11 +68,35 @@ struct MapPaneGraphicsTests {
     @Test func noPictureOnTheTableOrInAccessibleMode() async throws {
         let ui = try #require(await loggedIn())
         ui.handle(.key(.character("2")))
-        #expect(ui.frame(width: 120, height: 40).picture == nil)
+        #expect(ui.frame(width: 120, height: 40).pictures.isEmpty)
         ui.handle(.key(.character("1")))
-        #expect(ui.frame(width: 120, height: 40).picture != nil)
+        #expect(ui.frame(width: 120, height: 40).pictures.count == 1)
         ui.accessible = true
-        #expect(ui.frame(width: 120, height: 40).picture == nil)
+        #expect(ui.frame(width: 120, height: 40).pictures.isEmpty)
+    }
+
+    /// The posting preview is a picture too, over the map's, whose cells under the form show
+    /// through; the place's name stays a cell.
+    @Test func thePostingPreviewIsAPictureOverTheMaps() async throws {
+        let ui = try #require(await loggedIn())
+        ui.handle(.key(.character("p")))
+        for character in "Mountain View" { ui.handle(.key(.character(character))) }
+        ui.handle(.key(.enter))
+        for character in "github.com/ada" { ui.handle(.key(.character(character))) }
+        ui.handle(.key(.enter))
+        #expect(await eventually { ui.app.posting?.chosen != nil })
+        let frame = ui.frame(width: 120, height: 40)
+        #expect(frame.pictures.map(\.id) == [1, 2])
+        let (map, preview) = (frame.pictures[0], frame.pictures[1])
+        #expect(map.rect.contains(x: preview.rect.x, y: preview.rect.y))
+        let corner = (preview.rect.y - map.rect.y) * map.rect.width + preview.rect.x - map.rect.x
+        #expect(map.holes[corner], "the form shows through the map's picture")
+        #expect(preview.pins.map(\.style) == [.selected] && preview.map.latitude != nil)
+        let name = preview.labels.values.map { String($0.character) }.joined()
+        #expect(!name.isEmpty && !preview.holes.contains(true), "\(name)")
+        ui.handle(.key(.escape))
+        ui.handle(.key(.escape))
+        #expect(ui.frame(width: 120, height: 40).pictures.map(\.id) == [1])
     }
 
     /// The run loop hands the backend a picture on the Map pane and none on the Table, a new one
@@ -86,13 +110,13 @@ struct MapPaneGraphicsTests {
         backend.showsPictures = true
         let ui = AppController(app: model, ascii: false)
         let running = Task { await ui.run(on: backend) }
-        #expect(await eventually { backend.pictures.last.flatMap { $0 } != nil })
-        let first = try #require(backend.pictures.last.flatMap { $0 })
+        #expect(await eventually { backend.pictures.last?.first != nil })
+        let first = try #require(backend.pictures.last?.first)
         backend.events.append(.key(.character("+")))
-        #expect(await eventually { backend.pictures.last.flatMap { $0 }.map { $0.map != first.map } == true })
+        #expect(await eventually { backend.pictures.last?.first.map { $0.map != first.map } == true })
         backend.events.append(.key(.character("2")))
         #expect(await eventually { backend.drawn.last?.text.contains("Updated") == true })
-        #expect(backend.pictures.last.flatMap { $0 } == nil)
+        #expect(backend.pictures.last?.isEmpty == true)
         backend.events.append(.key(.control("z")))
         #expect(await eventually { backend.suspensions == 1 })
         backend.events.append(.endOfInput)

@@ -20,12 +20,12 @@ final class RecordingBackend: Backend {
     /// Whether it says it shows pictures, the pictures it was given with each frame, and how
     /// often it was asked to suspend.
     var showsPictures = false
-    private(set) var pictures: [PictureScene?] = []
+    private(set) var pictures: [[PictureScene]] = []
     private(set) var suspensions = 0
 
-    func draw(_ buffer: Buffer, picture: PictureScene?) {
+    func draw(_ buffer: Buffer, pictures: [PictureScene]) {
         drawn.append(buffer)
-        pictures.append(picture)
+        self.pictures.append(pictures)
     }
 
     func suspend() { suspensions += 1 }

@@ -71,14 +71,19 @@ public final class AppController {
             if accessible { sayAnnouncement(&frame, model: model) }
             if let posting = app.posting {
                 frame = PostingScreen.render(
-                    posting, over: frame, milliseconds: milliseconds, ascii: ascii, keys: keys, accessible: accessible)
+                    posting, over: frame, milliseconds: milliseconds, ascii: ascii, keys: keys, accessible: accessible,
+                    graphics: graphics && !accessible)
             }
         }
         if let question = app.quitQuestion {
             Overlay.alert(&frame.buffer, title: "Quit?", message: question, button: "y / n", ascii: ascii)
         }
-        // Everything drawn over the map's cells shows through its picture.
-        frame.picture?.makeHoles(for: frame.buffer)
+        // Everything drawn over a map's cells shows through its picture, and so do the pictures
+        // over it (the preview over the map), which may then be sent again alone.
+        for index in frame.pictures.indices {
+            frame.pictures[index].makeHoles(for: frame.buffer)
+            for above in frame.pictures[(index + 1)...] { frame.pictures[index].makeHoles(over: above.rect) }
+        }
         return placeCursor(in: frame)
     }
 
@@ -133,7 +138,7 @@ public final class AppController {
         }
         lastFrame = frame
         if accessible { noteToast() }
-        backend.draw(frame.buffer, picture: frame.picture)
+        backend.draw(frame.buffer, pictures: frame.pictures)
         backend.placeCursor(frame.cursor, visible: accessible)
         if let trace {
             let milliseconds = String(format: "%.2f", Date().timeIntervalSince(started) * 1000)

@@ -6,6 +6,10 @@ public struct Buffer: Sendable, Equatable {
     public let width: Int
     public let height: Int
     public private(set) var cells: [Cell]
+    /// The rectangles `fill` blanked, in order: boxes and bars drawn over whatever was below. A
+    /// map's picture leaves them clear (`PictureScene.makeHoles`), so that a modal stays opaque
+    /// however its text changes.
+    public private(set) var filled: [Rect] = []
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -33,6 +37,7 @@ public struct Buffer: Sendable, Equatable {
 
     /// Fills `rect` with blanks of `style`.
     public mutating func fill(_ rect: Rect, style: Style = .plain, character: Character = " ") {
+        filled.append(rect)
         for row in max(0, rect.y)..<min(height, rect.maxY) {
             for column in max(0, rect.x)..<min(width, rect.maxX) {
                 self[column, row] = Cell(character, style: style)

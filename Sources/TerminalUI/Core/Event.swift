@@ -28,9 +28,10 @@ public protocol Backend: AnyObject {
     var size: (width: Int, height: Int) { get }
     /// Shows `buffer`, sending only what changed since the last frame.
     func draw(_ buffer: Buffer)
-    /// Shows `buffer` and then `picture` over it (nil: none), sending the picture only when it
-    /// differs from the last one; the live backend draws it with the terminal's image protocol.
-    func draw(_ buffer: Buffer, picture: PictureScene?)
+    /// Shows `buffer` and then `pictures` over it, in order, sending each only when it differs
+    /// from the last one of its `id`; the live backend draws them with the terminal's image
+    /// protocol.
+    func draw(_ buffer: Buffer, pictures: [PictureScene])
     /// Gives the terminal back and stops the process (Ctrl-Z); returns when it is continued, and
     /// the next frame is drawn whole.
     func suspend()
@@ -49,7 +50,7 @@ public protocol Backend: AnyObject {
 
 extension Backend {
     public func placeCursor(_ spot: CursorSpot?, visible: Bool) {}
-    public func draw(_ buffer: Buffer, picture: PictureScene?) { draw(buffer) }
+    public func draw(_ buffer: Buffer, pictures: [PictureScene]) { draw(buffer) }
     public func suspend() {}
     public var showsPictures: Bool { false }
 }

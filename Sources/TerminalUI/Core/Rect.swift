@@ -33,6 +33,11 @@ public struct Rect: Sendable, Hashable {
         Rect(x: x, y: y + offset, width: width, height: offset < height ? 1 : 0)
     }
 
+    /// Whether the two share a cell.
+    public func intersects(_ other: Rect) -> Bool {
+        x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
+    }
+
     public func contains(x px: Int, y py: Int) -> Bool {
         px >= x && px < maxX && py >= y && py < maxY
     }

@@ -65,7 +65,7 @@ public enum MainScreen {
             hotspots.append(Hotspot(rect: ok, target: .button(.dismiss)))
         }
         var frame = Frame(buffer: buffer, hotspots: hotspots)
-        frame.picture = picture
+        frame.pictures = picture.map { [$0] } ?? []
         return frame
     }
 }

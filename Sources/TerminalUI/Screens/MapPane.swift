@@ -46,7 +46,10 @@ public enum MapPane {
         let viewport = model.map.viewport(width: area.width, height: area.height)
         let pins = pins(model)
         let frame = MapRenderer(mode: model.ascii ? .ascii : .braille).render(viewport, pins: pins)
-        if model.graphics { picture = PictureScene(rect: area, map: model.map, pins: pins) }
+        if model.graphics {
+            picture = PictureScene(rect: area, map: model.map, pins: pins)
+            picture?.filledBefore = buffer.filled.count
+        }
         for row in 0..<area.height {
             for column in 0..<area.width {
                 guard let cell = frame.grid[column, row] else { continue }

@@ -7,18 +7,31 @@ import WorldMap
 /// that they show through; the names (`labels`) too where the protocol cannot put text over a
 /// picture (Sixel, iTerm2), while Kitty's picture lies under the text.
 public struct PictureScene: Sendable, Equatable {
+    /// Which picture this is: the Map pane's (1) or the posting preview's (2). A Kitty image
+    /// goes by this id.
+    public var id: Int
     /// The cells the picture covers.
     public var rect: Rect
     /// The view: the cell map's centre and zoom, drawn at the terminal's pixel resolution.
     public var map: MapView
     public var pins: [MapPin]
+    /// A country picked out in its own colour (the preview of a country).
+    public var outlinedCountry: Int?
+    /// How many rectangles the buffer had filled when the picture's pane was drawn: the ones
+    /// after are drawn over it.
+    public var filledBefore = 0
     /// The names the pane writes on the map: cell index in `rect` (row by row) → the cell.
     public var labels: [Int: Cell]
     /// One flag a cell of `rect`, row by row: something other than a name is drawn there (the
     /// annotation, an overlay, a modal), and shows through.
     public var holes: [Bool]
 
-    public init(rect: Rect, map: MapView, pins: [MapPin], labels: [Int: Cell] = [:], holes: [Bool] = []) {
+    public init(
+        id: Int = 1, rect: Rect, map: MapView, pins: [MapPin], outlinedCountry: Int? = nil, labels: [Int: Cell] = [:],
+        holes: [Bool] = []
+    ) {
+        self.id = id
+        self.outlinedCountry = outlinedCountry
         self.rect = rect
         self.map = map
         self.pins = pins
@@ -27,11 +40,14 @@ public struct PictureScene: Sendable, Equatable {
     }
 
     /// Marks the cells of `rect` where `buffer` holds something (a character or a background)
-    /// other than the pane's own names: the annotation and the overlays drawn after the pane.
-    /// A name that is still there keeps its `labels` entry; one drawn over loses it.
+    /// other than the pane's own names, and every cell of the boxes filled after the picture was
+    /// made (`Buffer.filled` from `filledBefore` on): the annotation, overlays, modals, whole,
+    /// so that typing in one changes nothing here. A name still there keeps its `labels` entry;
+    /// one drawn over loses it.
     public mutating func makeHoles(for buffer: Buffer) {
         holes = []
         holes.reserveCapacity(rect.width * rect.height)
+        let boxes = buffer.filled.dropFirst(filledBefore).filter { $0.intersects(rect) }
         for y in rect.y..<rect.maxY {
             for x in rect.x..<rect.maxX {
                 let index = (y - rect.y) * rect.width + (x - rect.x)
@@ -41,7 +57,23 @@ public struct PictureScene: Sendable, Equatable {
                     continue
                 }
                 labels[index] = nil
-                holes.append(cell.character != " " || cell.style.background != nil || cell.style.reverse)
+                holes.append(
+                    cell.character != " " || cell.style.background != nil || cell.style.reverse
+                        || boxes.contains { $0.contains(x: x, y: y) })
+            }
+        }
+    }
+
+    /// Marks the cells of `rect` (another picture's, over this one) as holes.
+    public mutating func makeHoles(over other: Rect) {
+        let (top, bottom) = (max(rect.y, other.y), min(rect.maxY, other.maxY))
+        let (left, right) = (max(rect.x, other.x), min(rect.maxX, other.maxX))
+        guard holes.count == rect.width * rect.height, top < bottom, left < right else { return }
+        for y in top..<bottom {
+            for x in left..<right {
+                let index = (y - rect.y) * rect.width + (x - rect.x)
+                holes[index] = true
+                labels[index] = nil
             }
         }
     }
@@ -52,7 +84,9 @@ public struct PictureScene: Sendable, Equatable {
         let (width, height) = (rect.width * cell.width, rect.height * cell.height)
         // The dot raster has 2×4 dots a cell: a viewport of that many cells covers the pane's view.
         let viewport = map.viewport(width: max(1, width / 2), height: max(1, height / 4))
-        var image = PixelMapRenderer().render(viewport, pins: pins, palette: MapPalette.pixels(theme))
+        var renderer = MapRenderer()
+        renderer.outlinedCountry = outlinedCountry
+        var image = PixelMapRenderer(renderer: renderer).render(viewport, pins: pins, palette: MapPalette.pixels(theme))
         var clear = holes
         if !textOver {
             for index in labels.keys where clear.indices.contains(index) { clear[index] = true }

@@ -10,9 +10,10 @@ import WorldMap
 public enum PostingScreen {
     public static func render(
         _ model: PostingViewModel, over frame: Frame, milliseconds: Int, ascii: Bool = false,
-        keys: KeyMap = .standard, accessible: Bool = false
+        keys: KeyMap = .standard, accessible: Bool = false, graphics: Bool = false
     ) -> Frame {
         var buffer = frame.buffer
+        var preview: PictureScene?
         buffer.restyle(buffer.area) { $0.dim = true }
         var hotspots: [Hotspot] = []
         let box = buffer.area.centered(width: min(72, buffer.width - 2), height: min(24, buffer.height - 2))
@@ -39,10 +40,10 @@ public enum PostingScreen {
                 x: inner.x, y: inner.y + 7, style: .accent, maxWidth: inner.width)
             primary = ""
         case .confirm, .overwrite:
-            preview(
+            preview = self.preview(
                 &buffer, model: model,
                 in: Rect(x: inner.x, y: inner.y + 7, width: inner.width, height: buttonsY - inner.y - 7), ascii: ascii,
-                accessible: accessible)
+                accessible: accessible, graphics: graphics)
             if case .overwrite = model.step {
                 buffer.put(
                     "You already have a location. Overwrite it?", x: inner.x, y: buttonsY - 1,
@@ -74,21 +75,27 @@ public enum PostingScreen {
             hotspots.append(Hotspot(rect: ok, target: .button(.dismiss)))
         }
         var form = Frame(buffer: buffer, hotspots: hotspots)
-        form.picture = frame.picture  // the map's picture stays, the form showing through it
+        // The map's picture stays, the form showing through it, and the preview lies over both.
+        form.pictures = frame.pictures + (preview.map { [$0] } ?? [])
         return form
     }
 
+    /// The chosen place: its name, coordinates and precision, the other matches, and its map —
+    /// in cells, or with `graphics` as the picture returned (the names stay cells).
+    @discardableResult
     static func preview(
-        _ buffer: inout Buffer, model: PostingViewModel, in rect: Rect, ascii: Bool = false, accessible: Bool = false
-    ) {
-        guard let place = model.chosen, rect.height > 0 else { return }
+        _ buffer: inout Buffer, model: PostingViewModel, in rect: Rect, ascii: Bool = false, accessible: Bool = false,
+        graphics: Bool = false
+    ) -> PictureScene? {
+        guard let place = model.chosen, rect.height > 0 else { return nil }
+        var picture: PictureScene?
         if rect.height >= 7 && accessible {
             // The mini-map in words (accessible mode): a drawn map reads as noise.
             buffer.put(MapWords.pinSentence(place), x: rect.x, y: rect.y + 3, maxWidth: rect.width)
         } else if rect.height >= 7 {
-            miniMap(
+            picture = miniMap(
                 &buffer, place: place, in: Rect(x: rect.x, y: rect.y + 3, width: rect.width, height: rect.height - 4),
-                ascii: ascii)
+                ascii: ascii, graphics: graphics)
         }
         let coordinates = String(format: "%.3f, %.3f", place.latitude, place.longitude)
         buffer.put(
@@ -107,18 +114,36 @@ public enum PostingScreen {
             buffer.put(
                 "← → other matches: " + names.joined(separator: "  "), x: rect.x, y: rect.y + 2, maxWidth: rect.width)
         }
+        return picture
     }
 
-    /// A map of the place with its name beside the pin (`placeMap`), drawn into `rect`.
-    static func miniMap(_ buffer: inout Buffer, place: Placemark, in rect: Rect, ascii: Bool = false) {
-        guard rect.width > 4, rect.height > 2 else { return }
-        let grid = placeMap(place, width: rect.width, height: rect.height, ascii: ascii)
+    /// A map of the place with its name beside the pin (`placeMap`), drawn into `rect`; with
+    /// `graphics`, only its names are cells and the map is the picture returned.
+    @discardableResult
+    static func miniMap(
+        _ buffer: inout Buffer, place: Placemark, in rect: Rect, ascii: Bool = false, graphics: Bool = false
+    ) -> PictureScene? {
+        guard rect.width > 4, rect.height > 2 else { return nil }
+        let (renderer, viewport, pin) = placeView(place, width: rect.width, height: rect.height, ascii: ascii)
+        let grid = renderer.render(viewport, pins: [pin]).grid
+        var map = MapView()
+        (map.latitude, map.longitude, map.zoom) = (viewport.centerLatitude, viewport.centerLongitude, viewport.zoom)
+        var picture =
+            graphics
+            ? PictureScene(id: 2, rect: rect, map: map, pins: [pin], outlinedCountry: renderer.outlinedCountry) : nil
+        picture?.filledBefore = buffer.filled.count
         for row in 0..<rect.height {
             for column in 0..<rect.width {
                 guard let cell = grid[column, row] else { continue }
-                buffer[rect.x + column, rect.y + row] = Cell(cell.character, style: MapPalette.style(for: cell.style))
+                let drawn = Cell(cell.character, style: MapPalette.style(for: cell.style))
+                if graphics {
+                    guard case .label = cell.style else { continue }
+                    picture?.labels[row * rect.width + column] = drawn
+                }
+                buffer[rect.x + column, rect.y + row] = drawn
             }
         }
+        return picture
     }
 
     /// The preview's map of a place, with its name beside the pin: a city with a few neighbouring
@@ -128,6 +153,14 @@ public enum PostingScreen {
     nonisolated public static func placeMap(
         _ place: Placemark, width: Int, height: Int, ascii: Bool = false
     ) -> MapGrid {
+        let (renderer, viewport, pin) = placeView(place, width: width, height: height, ascii: ascii)
+        return renderer.render(viewport, pins: [pin]).grid
+    }
+
+    /// The renderer (a country outlined), the view and the pin of `placeMap`.
+    nonisolated static func placeView(
+        _ place: Placemark, width: Int, height: Int, ascii: Bool
+    ) -> (MapRenderer, Viewport, MapPin) {
         var renderer = MapRenderer(mode: ascii ? .ascii : .braille)
         if place.precision == .country {
             // The country picked out among its neighbours.
@@ -142,7 +175,7 @@ public enum PostingScreen {
             region: region, isArea: place.precision == .country || place.precision == .region, renderer: renderer)
         let pin = MapPin(
             id: "new", latitude: place.latitude, longitude: place.longitude, style: .selected, label: name)
-        return renderer.render(viewport, pins: [pin]).grid
+        return (renderer, viewport, pin)
     }
 
     /// The preview map's size in the full-size form (a terminal of 74×26 or more): the form's

@@ -21,9 +21,10 @@ public struct Frame: Sendable, Equatable {
     /// Where the terminal cursor goes: the selected row, the focused field or button (nil: no
     /// opinion). `AppController.placeCursor` sets it; screen readers follow it.
     public var cursor: CursorSpot?
-    /// The Map pane as a picture, when the terminal shows images (`PictureScene`); its holes are
-    /// set once the whole frame is drawn (`AppController.frame`).
-    public var picture: PictureScene?
+    /// The maps drawn as pictures, when the terminal shows images (`PictureScene`): the Map
+    /// pane's, the posting preview's over it. Their holes are set once the whole frame is drawn
+    /// (`AppController.frame`).
+    public var pictures: [PictureScene] = []
 
     public init(buffer: Buffer, hotspots: [Hotspot] = []) {
         self.buffer = buffer
