@@ -127,9 +127,10 @@ soak: build
 fuzz: deps
 	bash scripts/fuzz.sh
 
-## data: regenerate the bundled map and gazetteer files from their pinned inputs.
+## data: regenerate the bundled map, gazetteer and label-font files from their pinned inputs.
 data:
 	bash scripts/data/build.sh
+	bash scripts/data/build_font.sh
 
 clean:
 	rm -rf .build

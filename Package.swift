@@ -55,7 +55,7 @@ let package = Package(
         /// Equirectangular world map: land (Natural Earth), viewport, Braille/ASCII cells, pins. Pure, no curses.
         .target(
             name: "WorldMap",
-            exclude: ["ATTRIBUTION.md"],
+            exclude: ["ATTRIBUTION.md", "Generated/LabelFontGlyphs-OFL.txt"],
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
 

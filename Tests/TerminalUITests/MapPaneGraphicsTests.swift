@@ -58,11 +58,18 @@ struct MapPaneGraphicsTests {
             let (x, y) = (index % picture.rect.width * cell.width + 1, index / picture.rect.width * cell.height + 1)
             #expect(image.alpha(x: x, y: y) == (hole ? 0 : 255), "cell \(index)")
         }
-        // Where text cannot lie over a picture (Sixel, iTerm2), the names' cells are left clear too.
-        let names = try #require(picture.labels.keys.first { !picture.holes[$0] })
-        let (x, y) = (names % picture.rect.width * cell.width + 1, names / picture.rect.width * cell.height + 1)
-        #expect(image.alpha(x: x, y: y) == 255)
-        #expect(picture.image(cell: cell, theme: .dark, textOver: false).alpha(x: x, y: y) == 0)
+        // Where text cannot lie over a picture (Sixel, iTerm2), the names are written into it, in
+        // their cells' colour (a country's name: cyan); a character the font lacks is left clear.
+        let big = (width: 10, height: 20)
+        var scene = picture
+        let named = try #require(scene.labels.first { !scene.holes[$0.key] && $0.value.character == "a" })
+        let over = scene.image(cell: big, theme: .dark, textOver: false)
+        let (left, top) = (named.key % scene.rect.width * big.width, named.key / scene.rect.width * big.height)
+        let inked = (top..<top + big.height).flatMap { y in (left..<left + big.width).compactMap { over.color(x: $0, y: y) } }
+        #expect(inked.contains { $0.blue > 200 && $0.green > 150 && $0.red < 120 }, "cyan ink in the cell")
+        #expect(over.alpha(x: left + 1, y: top + 1) == 255)
+        scene.labels[named.key]?.character = "😀"
+        #expect(scene.image(cell: big, theme: .dark, textOver: false).alpha(x: left + 1, y: top + 1) == 0)
     }
 
     @Test func noPictureOnTheTableOrInAccessibleMode() async throws {

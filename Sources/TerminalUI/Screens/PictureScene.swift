@@ -78,18 +78,30 @@ public struct PictureScene: Sendable, Equatable {
         }
     }
 
-    /// The picture at `cell` pixels a cell, in `theme`'s colours: the holes transparent, and the
-    /// names' cells too when `textOver` is false (a protocol that draws the picture over text).
+    /// The picture at `cell` pixels a cell, in `theme`'s colours, the holes transparent. With
+    /// `textOver` false (a protocol that draws the picture over the text: Sixel, iTerm2), the
+    /// names are written into the picture (`LabelFont`), in their cells' colours; a character
+    /// the font lacks leaves its cell clear instead, for the terminal's text.
     public func image(cell: (width: Int, height: Int), theme: Theme.Name, textOver: Bool) -> RGBAImage {
         let (width, height) = (rect.width * cell.width, rect.height * cell.height)
         // The dot raster has 2×4 dots a cell: a viewport of that many cells covers the pane's view.
         let viewport = map.viewport(width: max(1, width / 2), height: max(1, height / 4))
         var renderer = MapRenderer()
         renderer.outlinedCountry = outlinedCountry
-        var image = PixelMapRenderer(renderer: renderer).render(viewport, pins: pins, palette: MapPalette.pixels(theme))
+        let palette = MapPalette.pixels(theme)
+        var image = PixelMapRenderer(renderer: renderer).render(viewport, pins: pins, palette: palette)
         var clear = holes
         if !textOver {
-            for index in labels.keys where clear.indices.contains(index) { clear[index] = true }
+            let colors = Theme(theme, depth: theme == .mono ? nil : .colors256)
+            for (index, label) in labels where clear.indices.contains(index) && !clear[index] {
+                let color = theme == .mono ? RGB(0, 0, 0) : colors.resolve(label.style).foreground.map(MapPalette.xterm)
+                let written =
+                    !label.isContinuation
+                    && image.write(
+                        label.character, x: index % rect.width * cell.width, y: index / rect.width * cell.height, cell: cell,
+                        color ?? palette.outline, halo: palette.sea)
+                if !written { clear[index] = true }
+            }
         }
         image.clear(cells: clear, columns: rect.width, cell: cell)
         return image
