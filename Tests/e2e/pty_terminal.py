@@ -109,27 +109,34 @@ def kitty_images(output):
 
 
 def png_pixels(data):
-    """(width, height, rows of RGBA bytes) of an 8-bit RGB or RGBA PNG, non-interlaced."""
+    """(width, height, rows of RGBA bytes) of a non-interlaced PNG: RGB or RGBA of 8 bits, or a
+    palette of 1 to 8 bits with its transparency (what libpng writes for a map)."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    position, idat, width = 8, b"", 0
+    position, idat, palette, alpha = 8, b"", [], b""
     while position < len(data):
         length, kind = struct.unpack(">I4s", data[position:position + 8])
         body = data[position + 8:position + 8 + length]
         if kind == b"IHDR":
-            width, height, depth, color = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and color in (2, 6), (depth, color)
-            channels = 4 if color == 6 else 3
+            width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", body[:13])
+            assert interlace == 0 and (color, depth) in [(2, 8), (6, 8), (3, 1), (3, 2), (3, 4), (3, 8)], (color, depth)
+        elif kind == b"PLTE":
+            palette = [tuple(body[i:i + 3]) for i in range(0, len(body), 3)]
+        elif kind == b"tRNS":
+            alpha = body
         elif kind == b"IDAT":
             idat += body
         position += 12 + length
-    raw, stride, rows = zlib.decompress(idat), width * channels, []
+    channels = {2: 3, 6: 4, 3: 1}[color]
+    stride = (width * channels * depth + 7) // 8
+    step = max(1, channels * depth // 8)  # the bytes a filter looks back
+    raw, rows = zlib.decompress(idat), []
     previous = bytearray(stride)
     for y in range(height):
         line = raw[y * (stride + 1):(y + 1) * (stride + 1)]
         kind, row = line[0], bytearray(line[1:])
         for x in range(stride):
-            a = row[x - channels] if x >= channels else 0
-            b, c = previous[x], previous[x - channels] if x >= channels else 0
+            a = row[x - step] if x >= step else 0
+            b, c = previous[x], previous[x - step] if x >= step else 0
             if kind == 1: row[x] = (row[x] + a) & 255
             elif kind == 2: row[x] = (row[x] + b) & 255
             elif kind == 3: row[x] = (row[x] + (a + b) // 2) & 255
@@ -138,9 +145,17 @@ def png_pixels(data):
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 row[x] = (row[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
         previous = row
-        if channels == 3:
-            row = bytearray(b"".join(bytes(row[x:x + 3]) + b"\xff" for x in range(0, stride, 3)))
-        rows.append(row)
+        if color == 6:
+            rows.append(row)
+        elif color == 2:
+            rows.append(bytearray(b"".join(bytes(row[x:x + 3]) + b"\xff" for x in range(0, stride, 3))))
+        else:
+            per_byte, mask = 8 // depth, (1 << depth) - 1
+            pixels = bytearray()
+            for x in range(width):
+                index = (row[x // per_byte] >> (8 - depth * (x % per_byte + 1))) & mask
+                pixels += bytes(palette[index]) + bytes([alpha[index] if index < len(alpha) else 255])
+            rows.append(pixels)
     return width, height, rows
 
 
