@@ -16,7 +16,7 @@ public struct ConfigFile: Sendable {
     /// Top-level settings the file may set, and whether each is a boolean.
     public static let knownKeys: [(name: String, isBoolean: Bool)] = [
         ("server", false), ("dialect", false), ("geocoder", false), ("theme", false), ("mouse", true),
-        ("ascii", true), ("accessible", true), ("precision", false),
+        ("ascii", true), ("accessible", true), ("precision", false), ("graphics", false),
     ]
 
     public let path: String

@@ -33,7 +33,8 @@ import Testing
             refresh = "R"
             """
         let (run, path) = try Self.run(
-            ["config", "--theme", "mono", "--ascii"], file: file, environment: ["ONTHEMAP_GEOCODER": "nominatim"])
+            ["config", "--theme", "mono", "--ascii"], file: file,
+            environment: ["ONTHEMAP_GEOCODER": "nominatim", "TMUX": "", "STY": "", "TERM": "xterm-256color"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty)
         let lines = Self.words(run.stdout)
@@ -48,8 +49,34 @@ import Testing
                 "mouse false (file \(path):4)",
                 "ascii true (flag --ascii)",
                 "accessible false (default)",
+                "graphics auto (default)",
+                "map drawn with braille (not run on a terminal: the app asks the terminal it runs on)",
                 "keys.refresh R (file \(path):7)",
             ])
+    }
+
+    /// `graphics` from each source, and what the map would be drawn with: a forced protocol as
+    /// asked, `auto` inside tmux Braille without asking, never a picture in accessible mode.
+    @Test func graphicsFromEachSourceAndWhatTheMapIsDrawnWith() throws {
+        let plain = ["TMUX": "", "STY": "", "TERM": "xterm-256color"]
+        let (flag, _) = try Self.run(["config", "--graphics", "sixel"], file: nil, environment: plain)
+        #expect(Self.words(flag.stdout).contains("graphics sixel (flag --graphics)"))
+        #expect(Self.words(flag.stdout).contains("map drawn with sixel (sixel, as asked)"), "\(flag.stdout)")
+        let (environment, _) = try Self.run(
+            ["config"], file: "graphics = \"off\"\n", environment: plain.merging(["ONTHEMAP_GRAPHICS": "kitty"]) { $1 })
+        #expect(Self.words(environment.stdout).contains("graphics kitty (environment ONTHEMAP_GRAPHICS)"))
+        let (file, _) = try Self.run(["config"], file: "graphics = \"off\"\n", environment: plain)
+        #expect(Self.words(file.stdout).contains { $0.hasPrefix("graphics off (file ") && $0.hasSuffix(":1)") })
+        #expect(Self.words(file.stdout).contains("map drawn with braille (graphics = off: Braille)"))
+        let (tmux, _) = try Self.run(["config"], file: nil, environment: ["TMUX": "/tmp/tmux-0/default,1,0", "TERM": "tmux-256color"])
+        #expect(Self.words(tmux.stdout).contains { $0.hasPrefix("map drawn with braille (inside tmux") }, "\(tmux.stdout)")
+        let (accessible, _) = try Self.run(["config", "--graphics", "kitty", "--accessible"], file: nil, environment: plain)
+        #expect(Self.words(accessible.stdout).contains("map drawn with braille (accessible mode: the map in words)"))
+        let (bogus, _) = try Self.run(["config"], file: nil, environment: plain.merging(["ONTHEMAP_GRAPHICS": "\u{1B}[31mneon"]) { $1 })
+        #expect(bogus.status == 0 && bogus.stderr.contains("ONTHEMAP_GRAPHICS") && !bogus.stderr.contains("\u{1B}"))
+        #expect(Self.words(bogus.stdout).contains("graphics auto (default)"))
+        let (refused, _) = try Self.run(["config", "--graphics", "neon"], file: nil, environment: plain)
+        #expect(refused.status != 0 && refused.stderr.contains("auto"))
     }
 
     @Test func aMalformedFileNamesItsLineCleanedAndTheCommandRunsOnDefaults() throws {

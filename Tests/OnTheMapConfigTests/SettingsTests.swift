@@ -103,7 +103,7 @@ struct SettingsTests {
             "\(Self.path):2: server must be an http:// or https:// URL, not \"ftp://x\"; ignored",
             "\(Self.path):3: theme must be dark, light or mono, not \"pink\"; ignored",
             "\(Self.path):5: unknown setting \"colour\" (known: server, dialect, geocoder, theme, mouse, ascii, "
-                + "accessible, precision, [keys])",
+                + "accessible, precision, graphics, [keys])",
             "\(Self.path):6: mouse must be true or false",
             "environment ONTHEMAP_DIALECT: dialect must be v1 or legacy, not \"v9\"; ignored",
         ]
