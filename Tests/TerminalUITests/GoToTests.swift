@@ -64,6 +64,23 @@ struct GoToTests {
         #expect(ui.app.toast?.text.hasPrefix("Went to Lisbon, Portugal") == true)
     }
 
+    /// The same in the graphics map: the prompt over the picture is a hole in it, and Enter
+    /// moves the picture's view with the cells', the name still a cell over it.
+    @Test func lisbonInTheGraphicsMap() async throws {
+        let ui = await loggedIn()
+        ui.graphics = true
+        ui.handle(.key(.character(":")))
+        type("Lisbon", into: ui)
+        let prompt = try #require(ui.frame(width: 120, height: 40).pictures.first)
+        #expect(prompt.holes.contains(true), "the prompt shows through")
+        ui.handle(.key(.enter))
+        let frame = ui.frame(width: 120, height: 40)
+        let picture = try #require(frame.pictures.first)
+        #expect(picture.map == ui.map && picture.map.zoom >= 8)
+        #expect(!picture.holes.contains(true) || ui.app.toast != nil)
+        #expect(picture.labels.sorted { $0.key < $1.key }.map { String($0.value.character) }.joined().contains("Lisbon"), "the name is a cell")
+    }
+
     @Test func aCountryFitsItsBox() async {
         let ui = await loggedIn()
         ui.handle(.key(.character(":")))
