@@ -36,7 +36,7 @@ enum LandGlyph {
         var top = 4
         var bottom = -1
         for x in 0..<2 {
-            for y in 0..<4 where mask & LandRasterizer.dotBits[x][y] != 0 {
+            for y in 0..<4 where mask & LandRasterizer.dotBit(x, y) != 0 {
                 rows.insert(y)
                 columns.insert(x)
                 if y < top { (top, topColumn) = (y, x) }

@@ -9,33 +9,36 @@ enum LandOutline {
     /// count as land, so a coast is never drawn along them.
     static func coast(of masks: [UInt8], width: Int, height: Int) -> [UInt8] {
         var coast = [UInt8](repeating: 0, count: masks.count)
+        // A cell's two dot columns as 4-bit nibbles (bit r: row r), so that a dot's four
+        // neighbours are shifts of its own column, the other column, and the next cells'.
+        @inline(__always) func left(_ mask: UInt8) -> UInt8 { (mask & 0x07) | (mask >> 3 & 0x08) }
+        @inline(__always) func right(_ mask: UInt8) -> UInt8 { (mask >> 3 & 0x07) | (mask >> 4 & 0x08) }
+        @inline(__always) func braille(left: UInt8, right: UInt8) -> UInt8 {
+            (left & 0x07) | (left & 0x08) << 3 | (right & 0x07) << 3 | (right & 0x08) << 4
+        }
         masks.withUnsafeBufferPointer { m in
-            func isLand(_ x: Int, _ y: Int) -> Bool {
-                guard x >= 0, y >= 0, x < width * 2, y < height * 4 else { return true }
-                return m[(y >> 2) * width + (x >> 1)] & LandRasterizer.dotBits[x & 1][y & 3] != 0
-            }
-            for row in 0..<height {
-                for column in 0..<width {
-                    let index = row * width + column
-                    let mask = m[index]
-                    guard mask != 0 else { continue }
-                    if mask == 0xFF && (column == 0 || m[index - 1] == 0xFF)
-                        && (column == width - 1 || m[index + 1] == 0xFF)
-                        && (row == 0 || m[index - width] == 0xFF) && (row == height - 1 || m[index + width] == 0xFF)
-                    {
-                        continue
+            coast.withUnsafeMutableBufferPointer { out in
+                for row in 0..<height {
+                    for column in 0..<width {
+                        let index = row * width + column
+                        let mask = m[index]
+                        guard mask != 0 else { continue }
+                        // Outside the view counts as land (0xFF).
+                        let above = row > 0 ? m[index - width] : 0xFF
+                        let below = row < height - 1 ? m[index + width] : 0xFF
+                        let before = column > 0 ? m[index - 1] : 0xFF
+                        let after = column < width - 1 ? m[index + 1] : 0xFF
+                        if mask & above & below & before & after == 0xFF { continue }
+                        let (l, r) = (left(mask), right(mask))
+                        // Land above row r (row 3 of the cell above for row 0), and below it.
+                        let upL = (l << 1 | left(above) >> 3) & 0x0F
+                        let upR = (r << 1 | right(above) >> 3) & 0x0F
+                        let downL = l >> 1 | (left(below) & 1) << 3
+                        let downR = r >> 1 | (right(below) & 1) << 3
+                        let coastL = l & ~(upL & downL & right(before) & r) & 0x0F
+                        let coastR = r & ~(upR & downR & l & left(after)) & 0x0F
+                        out[index] = braille(left: coastL, right: coastR)
                     }
-                    var result: UInt8 = 0
-                    for dx in 0..<2 {
-                        for dy in 0..<4 where mask & LandRasterizer.dotBits[dx][dy] != 0 {
-                            let x = column * 2 + dx
-                            let y = row * 4 + dy
-                            if !isLand(x - 1, y) || !isLand(x + 1, y) || !isLand(x, y - 1) || !isLand(x, y + 1) {
-                                result |= LandRasterizer.dotBits[dx][dy]
-                            }
-                        }
-                    }
-                    coast[index] = result
                 }
             }
         }

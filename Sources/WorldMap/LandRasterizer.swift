@@ -6,8 +6,12 @@ struct LandRasterizer {
     let viewport: Viewport
     let cropSouth: Bool
 
-    /// Braille dot bit for dot column (0...1) and dot row (0...3) inside a cell.
-    static let dotBits: [[UInt8]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
+    /// The Braille bit of the dot in column `dx` (0, 1) and row `dy` (0…3) of a cell: dots 1–3 and
+    /// 4–6 are bits 0–2 and 3–5, dots 7 and 8 bits 6 and 7. A function, not a table: the hot loops
+    /// of the rasterisers call it per dot.
+    @inline(__always) static func dotBit(_ dx: Int, _ dy: Int) -> UInt8 {
+        dy == 3 ? (dx == 0 ? 0x40 : 0x80) : UInt8(truncatingIfNeeded: 1 << (dy + 3 * dx))
+    }
 
     /// One Braille mask per cell, row by row.
     func masks(land: LandRings) -> [UInt8] {
@@ -37,21 +41,29 @@ struct LandRasterizer {
                 }
             }
         }
-        for row in 0...lastRow where !crossings[row].isEmpty {
-            crossings[row].sort()
-            let xs = crossings[row]
-            var index = 0
-            while index + 1 < xs.count {
-                let start = max(0, Int((Double(xs[index]) - 0.5).rounded(.up)))
-                let end = min(dotsWide - 1, Int((Double(xs[index + 1]) - 0.5).rounded(.up)) - 1)
-                if start <= end {
-                    let cellRow = row >> 2
-                    let dotRow = row & 3
-                    for x in start...end {
-                        masks[cellRow * width + (x >> 1)] |= Self.dotBits[x & 1][dotRow]
+        masks.withUnsafeMutableBufferPointer { out in
+            for row in 0...lastRow where !crossings[row].isEmpty {
+                crossings[row].sort()
+                let xs = crossings[row]
+                let base = (row >> 2) * width
+                let (left, right) = (Self.dotBit(0, row & 3), Self.dotBit(1, row & 3))
+                var index = 0
+                while index + 1 < xs.count {
+                    var x = max(0, Int((Double(xs[index]) - 0.5).rounded(.up)))
+                    let end = min(dotsWide - 1, Int((Double(xs[index + 1]) - 0.5).rounded(.up)) - 1)
+                    index += 2
+                    guard x <= end else { continue }
+                    // A span's odd first dot and even last dot alone; the cells between whole.
+                    if x & 1 == 1 {
+                        out[base + (x >> 1)] |= right
+                        x += 1
                     }
+                    while x + 1 <= end {
+                        out[base + (x >> 1)] |= left | right
+                        x += 2
+                    }
+                    if x == end { out[base + (x >> 1)] |= left }
                 }
-                index += 2
             }
         }
         return masks
@@ -59,7 +71,7 @@ struct LandRasterizer {
 
     private func setDot(x: Int, y: Int, lastRow: Int, masks: inout [UInt8]) {
         guard x >= 0, x < viewport.width * 2, y >= 0, y <= lastRow else { return }
-        masks[(y >> 2) * viewport.width + (x >> 1)] |= Self.dotBits[x & 1][y & 3]
+        masks[(y >> 2) * viewport.width + (x >> 1)] |= Self.dotBit(x & 1, y & 3)
     }
 
     private func addRing(

@@ -75,7 +75,7 @@ struct LineRasterizer {
             step += 1
             if dashed && (step / 2) % 2 == 1 { continue }
             guard x >= 0, x < transform.dotsWide, y >= 0, y <= transform.lastRow else { continue }
-            masks[(y >> 2) * width + (x >> 1)] |= LandRasterizer.dotBits[x & 1][y & 3]
+            masks[(y >> 2) * width + (x >> 1)] |= LandRasterizer.dotBit(x & 1, y & 3)
         }
     }
 }

@@ -124,50 +124,53 @@ public struct PixelMapRenderer: Sendable {
             packed(palette.land), packed(palette.coast), packed(palette.border), packed(palette.admin1),
             packed(palette.outline)
         )
-        var words = [UInt32](repeating: packed(palette.sea), count: width * height)
-        let bits = LandRasterizer.dotBits
-        words.withUnsafeMutableBufferPointer { out in
-            for cellRow in 0..<viewport.height {
-                let rowBase = cellRow * 4 * width
-                for cellColumn in 0..<viewport.width {
-                    let index = cellRow * viewport.width + cellColumn
-                    let masks = (
-                        layers.land[index], layers.coast[index], layers.borders[index], layers.admin1[index],
-                        layers.outline[index]
-                    )
-                    guard masks.0 | masks.2 | masks.3 | masks.4 != 0 else { continue }
-                    let base = rowBase + cellColumn * 2
-                    if masks.0 == 0xFF, masks.1 | masks.2 | masks.3 | masks.4 == 0 {
-                        for dy in 0..<4 {
-                            out[base + dy * width] = land
-                            out[base + dy * width + 1] = land
-                        }
-                        continue
-                    }
-                    for dx in 0..<2 {
-                        for dy in 0..<4 {
-                            let bit = bits[dx][dy]
-                            let color: UInt32
-                            if masks.4 & bit != 0 {
-                                color = outline
-                            } else if masks.2 & bit != 0 {
-                                color = border
-                            } else if masks.3 & bit != 0 {
-                                color = admin1
-                            } else if masks.1 & bit != 0 {
-                                color = coast
-                            } else if masks.0 & bit != 0 {
-                                color = land
-                            } else {
-                                continue
+        // The image's own bytes, written once (the sea first), a word at a time.
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).withMemoryRebound(to: UInt32.self) { out in
+                out.initialize(repeating: packed(palette.sea))
+                for cellRow in 0..<viewport.height {
+                    let rowBase = cellRow * 4 * width
+                    for cellColumn in 0..<viewport.width {
+                        let index = cellRow * viewport.width + cellColumn
+                        let masks = (
+                            layers.land[index], layers.coast[index], layers.borders[index], layers.admin1[index],
+                            layers.outline[index]
+                        )
+                        guard masks.0 | masks.2 | masks.3 | masks.4 != 0 else { continue }
+                        let base = rowBase + cellColumn * 2
+                        if masks.0 == 0xFF, masks.1 | masks.2 | masks.3 | masks.4 == 0 {
+                            for dy in 0..<4 {
+                                out[base + dy * width] = land
+                                out[base + dy * width + 1] = land
                             }
-                            out[base + dy * width + dx] = color
+                            continue
+                        }
+                        for dx in 0..<2 {
+                            for dy in 0..<4 {
+                                let bit = LandRasterizer.dotBit(dx, dy)
+                                let color: UInt32
+                                if masks.4 & bit != 0 {
+                                    color = outline
+                                } else if masks.2 & bit != 0 {
+                                    color = border
+                                } else if masks.3 & bit != 0 {
+                                    color = admin1
+                                } else if masks.1 & bit != 0 {
+                                    color = coast
+                                } else if masks.0 & bit != 0 {
+                                    color = land
+                                } else {
+                                    continue
+                                }
+                                out[base + dy * width + dx] = color
+                            }
                         }
                     }
                 }
             }
+            initialized = width * height * 4
         }
-        var image = RGBAImage(width: width, height: height, pixels: words.withUnsafeBytes { Array($0) })
+        var image = RGBAImage(width: width, height: height, pixels: pixels)
         drawPins(pins, viewport: viewport, palette: palette, into: &image)
         return image
     }
