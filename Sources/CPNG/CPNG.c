@@ -4,6 +4,8 @@
 #include <dlfcn.h>
 #include <png.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <zlib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +17,22 @@ static struct {
     __typeof__(png_image_begin_read_from_memory) *begin_read_from_memory;
     __typeof__(png_image_finish_read) *finish_read;
     __typeof__(png_image_free) *image_free;
+    // The write API, for palette PNGs with the compression a map wants (`encode_indexed`).
+    __typeof__(png_create_write_struct) *create_write_struct;
+    __typeof__(png_create_info_struct) *create_info_struct;
+    __typeof__(png_destroy_write_struct) *destroy_write_struct;
+    __typeof__(png_get_error_ptr) *get_error_ptr;
+    __typeof__(png_get_io_ptr) *get_io_ptr;
+    __typeof__(png_set_write_fn) *set_write_fn;
+    __typeof__(png_set_IHDR) *set_IHDR;
+    __typeof__(png_set_PLTE) *set_PLTE;
+    __typeof__(png_set_tRNS) *set_tRNS;
+    __typeof__(png_set_filter) *set_filter;
+    __typeof__(png_set_compression_level) *set_compression_level;
+    __typeof__(png_set_compression_strategy) *set_compression_strategy;
+    __typeof__(png_write_info) *write_info;
+    __typeof__(png_write_row) *write_row;
+    __typeof__(png_write_end) *write_end;
 } png;
 
 static pthread_once_t png_once = PTHREAD_ONCE_INIT;
@@ -28,6 +46,21 @@ static void load_png(void) {
     RESOLVE(begin_read_from_memory, png_image_begin_read_from_memory)
     RESOLVE(finish_read, png_image_finish_read)
     RESOLVE(image_free, png_image_free)
+    RESOLVE(create_write_struct, png_create_write_struct)
+    RESOLVE(create_info_struct, png_create_info_struct)
+    RESOLVE(destroy_write_struct, png_destroy_write_struct)
+    RESOLVE(get_error_ptr, png_get_error_ptr)
+    RESOLVE(get_io_ptr, png_get_io_ptr)
+    RESOLVE(set_write_fn, png_set_write_fn)
+    RESOLVE(set_IHDR, png_set_IHDR)
+    RESOLVE(set_PLTE, png_set_PLTE)
+    RESOLVE(set_tRNS, png_set_tRNS)
+    RESOLVE(set_filter, png_set_filter)
+    RESOLVE(set_compression_level, png_set_compression_level)
+    RESOLVE(set_compression_strategy, png_set_compression_strategy)
+    RESOLVE(write_info, png_write_info)
+    RESOLVE(write_row, png_write_row)
+    RESOLVE(write_end, png_write_end)
 #undef RESOLVE
     png.loaded = 1;
 }
@@ -79,18 +112,94 @@ int otm_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, 
     return write_png(&image, pixels, NULL, out, out_size, message, message_size);
 }
 
+/// Where a palette PNG is written, and how libpng's errors come back (a longjmp out of the
+/// error callback, with its words kept).
+typedef struct {
+    jmp_buf jump;
+    char message[128];
+    uint8_t *bytes;
+    size_t size, capacity;
+    int out_of_memory;
+} indexed_output;
+
+static void indexed_error(png_structp writer, png_const_charp words) {
+    indexed_output *output = png.get_error_ptr(writer);
+    strncpy(output->message, words, sizeof output->message - 1);
+    longjmp(output->jump, 1);
+}
+
+static void indexed_warning(png_structp writer, png_const_charp words) {
+    (void)writer;
+    (void)words;
+}
+
+static void indexed_write(png_structp writer, png_bytep data, size_t length) {
+    indexed_output *output = png.get_io_ptr(writer);
+    if (output->size + length > output->capacity) {
+        size_t capacity = output->capacity * 2 + length;
+        uint8_t *grown = realloc(output->bytes, capacity);
+        if (grown == NULL) {
+            output->out_of_memory = 1;
+            strncpy(output->message, "out of memory", sizeof output->message - 1);
+            longjmp(output->jump, 1);
+        }
+        output->bytes = grown;
+        output->capacity = capacity;
+    }
+    memcpy(output->bytes + output->size, data, length);
+    output->size += length;
+}
+
+static void indexed_flush(png_structp writer) { (void)writer; }
+
 int otm_png_encode_indexed(const uint8_t *indexes, uint32_t width, uint32_t height, const uint8_t *colormap,
                            uint32_t entries, uint8_t **out, size_t *out_size, char *message, size_t message_size) {
     if (!otm_png_available()) return -1;
-    if (entries == 0 || entries > 256) return -2;
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    image.width = width;
-    image.height = height;
-    image.format = PNG_FORMAT_RGBA_COLORMAP;
-    image.colormap_entries = entries;
-    return write_png(&image, indexes, colormap, out, out_size, message, message_size);
+    if (entries == 0 || entries > 256 || width == 0 || height == 0) return -2;
+    // On the heap, and nothing the error path reads changes after setjmp (longjmp may not
+    // bring back locals changed in between).
+    indexed_output *output = calloc(1, sizeof *output);
+    if (output == NULL) return -2;
+    png_structp writer = png.create_write_struct(PNG_LIBPNG_VER_STRING, output, indexed_error, indexed_warning);
+    png_infop info = writer == NULL ? NULL : png.create_info_struct(writer);
+    if (writer == NULL || info == NULL || setjmp(output->jump)) {
+        if (message != NULL && message_size > 0) {
+            strncpy(message, output->message, message_size - 1);
+            message[message_size - 1] = 0;
+        }
+        if (writer != NULL) png.destroy_write_struct(&writer, info == NULL ? NULL : &info);
+        free(output->bytes);
+        free(output);
+        return -2;
+    }
+    png.set_write_fn(writer, output, indexed_write, indexed_flush);
+    // A map is long runs of a few colours: run-length deflate at level 1, no filters, a byte a
+    // pixel (no packing of small palettes).
+    png.set_filter(writer, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+    png.set_compression_level(writer, 1);
+    png.set_compression_strategy(writer, Z_RLE);
+    png.set_IHDR(writer, info, width, height, 8, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_color palette[256];
+    png_byte alpha[256];
+    int last_opaque = -1;
+    for (uint32_t index = 0; index < entries; index++) {
+        palette[index].red = colormap[index * 4];
+        palette[index].green = colormap[index * 4 + 1];
+        palette[index].blue = colormap[index * 4 + 2];
+        alpha[index] = colormap[index * 4 + 3];
+        if (alpha[index] != 255) last_opaque = (int)index;
+    }
+    png.set_PLTE(writer, info, palette, (int)entries);
+    if (last_opaque >= 0) png.set_tRNS(writer, info, alpha, last_opaque + 1, NULL);
+    png.write_info(writer, info);
+    for (uint32_t row = 0; row < height; row++) png.write_row(writer, indexes + (size_t)row * width);
+    png.write_end(writer, info);
+    png.destroy_write_struct(&writer, &info);
+    *out = output->bytes;
+    *out_size = output->size;
+    free(output);
+    return 0;
 }
 
 int otm_png_decode_rgba(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **out, uint32_t *width,
