@@ -27,6 +27,7 @@ public final class NCursesBackend: Backend {
     /// Why the last picture could not be made: pictures are off for the rest of the run.
     public private(set) var pictureFailure: String?
     public var showsPictures: Bool { graphics != nil && pictureFailure == nil }
+    public var picturesCoverText: Bool { graphics?.imageProtocol == .iterm }
 
     /// Opens the terminal. Refuses without a TTY on stdin and stdout. `graphics`: the image
     /// protocol the terminal shows pictures with, and its cell size in pixels.

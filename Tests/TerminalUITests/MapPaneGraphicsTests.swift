@@ -72,6 +72,18 @@ struct MapPaneGraphicsTests {
         #expect(scene.image(cell: big, theme: .dark, textOver: false).alpha(x: left + 1, y: top + 1) == 0)
     }
 
+    /// Where a picture replaces the text under it (iTerm2), nothing could show through it: while
+    /// something is drawn over the map, the map is Braille.
+    @Test func whereAPictureCoversTextOverlaysBringBackTheCellMap() async throws {
+        let ui = try #require(await loggedIn())
+        ui.picturesCoverText = true
+        #expect(ui.frame(width: 120, height: 40).pictures.count == 1)
+        ui.handle(.key(.character("?")))
+        let frame = ui.frame(width: 120, height: 40)
+        #expect(frame.pictures.isEmpty && frame.buffer.text.contains { Self.isBraille($0) })
+        #expect(ui.graphics, "pictures come back when the overlay goes")
+    }
+
     @Test func noPictureOnTheTableOrInAccessibleMode() async throws {
         let ui = try #require(await loggedIn())
         ui.handle(.key(.character("2")))

@@ -25,6 +25,9 @@ public final class AppController {
     public var accessible = false
     /// The map is a picture: the backend shows pictures (never in accessible mode).
     public var graphics = false
+    /// The backend's pictures replace the text under them (`Backend.picturesCoverText`): while
+    /// anything is drawn over the map, the map is Braille.
+    public var picturesCoverText = false
     /// The last map action's sentence (accessible mode), shown until the next one.
     var announcement: String?
     /// The toast last repeated as the announcement, so that it is repeated once.
@@ -84,6 +87,12 @@ public final class AppController {
             frame.pictures[index].makeHoles(for: frame.buffer)
             for above in frame.pictures[(index + 1)...] { frame.pictures[index].makeHoles(over: above.rect) }
         }
+        if picturesCoverText, frame.pictures.contains(where: { $0.holes.contains(true) }) {
+            // Nothing would show through: this frame's maps are cells.
+            graphics = false
+            defer { graphics = true }
+            return self.frame(width: width, height: height)
+        }
         return placeCursor(in: frame)
     }
 
@@ -122,6 +131,7 @@ public final class AppController {
         let started = Date()
         let size = backend.size
         graphics = backend.showsPictures
+        picturesCoverText = backend.picturesCoverText
         _ = changed.take()  // this frame reads the state as it is now
         let frame: Frame
         if changed.isArmed(for: size) {

@@ -38,6 +38,9 @@ public protocol Backend: AnyObject {
     /// Whether `draw` shows the pictures it is given (the terminal shows images, and the last
     /// one could be made).
     var showsPictures: Bool { get }
+    /// Whether a picture replaces the text of the cells it covers, so that nothing drawn before
+    /// it shows through (iTerm2's inline images).
+    var picturesCoverText: Bool { get }
     /// The next event, or nil after `timeoutMilliseconds` without one.
     func nextEvent(timeoutMilliseconds: Int) -> Event?
     /// Puts `text` (a cleaned link) on the clipboard, outside the cell grid: the live backend
@@ -53,6 +56,7 @@ extension Backend {
     public func draw(_ buffer: Buffer, pictures: [PictureScene]) { draw(buffer) }
     public func suspend() {}
     public var showsPictures: Bool { false }
+    public var picturesCoverText: Bool { false }
 }
 
 /// A cell the terminal cursor sits on.
