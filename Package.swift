@@ -88,11 +88,26 @@ let package = Package(
         /// app's built-in server links the core, and the app compiles no BoringSSL).
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
 
+        /// What the server keeps: the stored types, the `ServerStorage` protocol and the
+        /// `WritableStorage` one (its writes, for the write path alone), SQLite storage, the list's
+        /// JSON, the query compiler, the change log's SQL and its follower. No HTTP.
+        .target(
+            name: "ServerStorage",
+            dependencies: [
+                "OnTheMapModels", "SafeText",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // The SQLite C API, for the progress handler that bounds a query's time.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+
         /// Udacity-style session/users and Parse-style StudentLocation endpoints over a storage protocol.
         .target(
             name: "OnTheMapServer",
             dependencies: [
-                "BoundedHTTP", "OnTheMapModels", "DemoClass", "SafeText",
+                "ServerStorage", "BoundedHTTP", "OnTheMapModels", "DemoClass", "SafeText",
                 // SHA-256 and HMAC-SHA256 (session hashes and seal, invite codes, Facebook's proof).
                 "CNettle",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -100,8 +115,6 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // The SQLite C API, for the progress handler that bounds a query's time.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -125,7 +138,7 @@ let package = Package(
         .target(
             name: "OnTheMapServerPostgres",
             dependencies: [
-                "OnTheMapServer",
+                "ServerStorage",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -2,7 +2,8 @@
 """Checks that the diagram in Docs/Architecture.md shows every target of Package.swift with
 exactly its dependencies on the package's other targets (products of other packages, in
 brackets in the diagram, are not checked), and that the one write path is the only one:
-no source file outside the storages, the write path (`Sources/OnTheMapServer/Writes`) and the
+no source file outside the storages (`Sources/ServerStorage`, the PostgreSQL one), the write path
+(`Sources/OnTheMapServer/Writes`) and the
 server's wiring names `WritableStorage` (everything else holds an `any ServerStorage`, which has
 no write to call), and no SQL that writes `student_location`, `account` or `session` is spelled
 outside the storages.
@@ -62,10 +63,10 @@ def parse_list(text):
 
 # Who may hold a storage that writes: the storages themselves, the write path, and the wiring
 # that opens a storage and hands it to the write path.
-WRITERS = ("Sources/OnTheMapServer/Storage/", "Sources/OnTheMapServer/Writes/", "Sources/OnTheMapServerPostgres/",
+WRITERS = ("Sources/ServerStorage/", "Sources/OnTheMapServer/Writes/", "Sources/OnTheMapServerPostgres/",
            "Sources/OnTheMapServer/Observability/MeasuredStorage.swift", "Sources/OnTheMapServer/ServerApplication.swift")
 # SQL that writes the rule's tables: only the storages (and the change log's triggers) spell it.
-SQL_WRITERS = ("Sources/OnTheMapServer/Storage/", "Sources/OnTheMapServerPostgres/", "Sources/OnTheMapServer/Changes/ChangeLogSQL.swift")
+SQL_WRITERS = ("Sources/ServerStorage/Storage/", "Sources/OnTheMapServerPostgres/", "Sources/ServerStorage/Changes/ChangeLogSQL.swift")
 WRITABLE = re.compile(r"\bWritableStorage\b")
 WRITE_SQL = re.compile(r"\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(student_location|account|session)\b", re.IGNORECASE)
 

@@ -6,6 +6,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import OnTheMapModels
+import ServerStorage
 import ServiceLifecycle
 
 /// Builds the server: storage, routes, and a Hummingbird application around them.
@@ -201,7 +202,8 @@ struct LiveQueryShutdown: Service {
     }
 }
 
-/// Turns any error that is not already an HTTP answer into a 500 with no internals in it
+/// Answers a storage's `QueryFailure` with its wire error (400), and turns any other error that
+/// is not already an HTTP answer into a 500 with no internals in it
 /// (no stack trace, no SQL), and logs what it may: the error's type, and for a SQLite error its
 /// code and message — never the statement (GRDB's description quotes it, with its arguments'
 /// shape, and a request's `where` or `order` made it).
@@ -220,6 +222,8 @@ struct ErrorShieldMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as any HTTPResponseError {
             throw error
+        } catch let failure as QueryFailure {
+            throw APIFailure(failure)
         } catch {
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(Self.loggable(error))"])
             return JSONResponse.make(status: .internalServerError, ["code": "1", "error": "internal server error"])

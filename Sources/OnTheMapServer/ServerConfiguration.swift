@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import ServerStorage
 
 /// How an `onthemap-server` runs: where it listens, where it stores, and its policies.
 public struct ServerConfiguration: Sendable {
@@ -90,7 +91,7 @@ public struct ServerConfiguration: Sendable {
     /// (`serve --allowed-origin`, e.g. `https://class.example.org`); see `OriginCheck`.
     public var allowedOrigins: [String] = []
 
-    public static let defaultQueryTimeout: Duration = .seconds(2)
+    public static let defaultQueryTimeout: Duration = DatabaseLocation.defaultQueryTimeout
     /// Half the cores, at least one: expensive queries never take every core from the rest.
     public static let defaultExpensiveQueries = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
 

@@ -1,4 +1,5 @@
 import Foundation
+import ServerStorage
 
 /// Account administration for `onthemap-server user …`.
 extension ServerDatabase {

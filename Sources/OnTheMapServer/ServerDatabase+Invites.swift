@@ -1,4 +1,5 @@
 import Foundation
+import ServerStorage
 
 /// Sign-up invites for `onthemap-server invite …` (with `--signup invite`).
 extension ServerDatabase {

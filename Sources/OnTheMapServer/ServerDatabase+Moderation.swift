@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import ServerStorage
 
 /// Moderation from the command line (`onthemap-server user role|suspend|unsuspend`, `location
 /// list|hide|unhide|delete`, `audit`): the same storage facts the API's moderators set, each act

@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import ServerStorage
 
 /// `onthemap-server export` and `import`: every location as `{"results":[…]}` (what the API
 /// lists, so an old Parse dump imports too) or as CSV, hidden rows with their whole mark

@@ -1,6 +1,7 @@
 import DemoClass
 import Foundation
 import OnTheMapModels
+import ServerStorage
 
 /// Administration of a server's database from the command line: accounts and the demo class.
 public struct ServerDatabase: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import OnTheMapServer
+import ServerStorage
 import ServerTestSupport
 import Testing
 

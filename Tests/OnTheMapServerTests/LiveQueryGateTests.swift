@@ -3,6 +3,7 @@ import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerStorage
 
 /// A socket's `query` op passes the REST list's expensive-query gate (was: it skipped the gate, so
 /// six anonymous sockets looping catastrophic `query`s slowed the app's list to 1.8 s while the

@@ -1,8 +1,4 @@
-/// An account's role (Docs/Access.md).
-package enum AccountRole: String, Sendable, Hashable, CaseIterable {
-    case student
-    case moderator
-}
+import ServerStorage
 
 /// Who is asking, resolved once per request by `CallerResolver` (or by LiveQuery for a subscriber).
 package enum Caller: Sendable, Hashable {

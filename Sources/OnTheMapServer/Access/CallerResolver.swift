@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ServerStorage
 
 /// Resolves a request's `Caller` once (Docs/Access.md): `Authorization: Bearer <id>` first, then
 /// the `onthemap_session` cookie the login set, else `anonymous` (or `openWriter` under

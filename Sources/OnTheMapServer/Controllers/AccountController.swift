@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnTheMapModels
+import ServerStorage
+import struct ServerStorage.AccountDeletion
 
 /// "Your data is yours" (Docs/Access.md): an account deletes itself, or takes everything the
 /// server holds of it. Udacity-style answers behind the `)]}'` prefix, like the other users routes.

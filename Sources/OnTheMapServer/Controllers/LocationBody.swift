@@ -1,4 +1,5 @@
 import OnTheMapModels
+import ServerStorage
 
 /// Validates a POST/PUT body field by field, with Parse's codes: 111 for a wrong type, 142 for
 /// a value out of range, too long, or missing; 105 for `objectId` in a POST.

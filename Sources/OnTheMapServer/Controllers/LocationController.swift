@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import OnTheMapModels
+import ServerStorage
 
 /// `StudentLocation`: list, read one, create, update, delete, hide and unhide — under every
 /// era's path. Who may do what is `Access`'s to say (Docs/Access.md); this controller resolves

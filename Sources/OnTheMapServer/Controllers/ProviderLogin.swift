@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import OnTheMapModels
+import ServerStorage
 
 /// The provider credentials of `POST …/session`: `{"facebook_mobile":{"access_token":…}}` and
 /// `{"oauth":{"provider":NAME,"access_token":…}}`. Checks the token with its provider, then

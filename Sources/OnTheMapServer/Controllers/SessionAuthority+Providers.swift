@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import ServerStorage
 
 extension SessionAuthority {
     /// The account linked to the provider identity of `profile`; on its first login, a new account

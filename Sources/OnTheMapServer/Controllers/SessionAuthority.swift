@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdBcrypt
 import OnTheMapModels
 import SafeText
+import ServerStorage
 import Synchronization
 
 /// Accounts, passwords and sessions: the one place that hashes, verifies and issues sessions.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnTheMapModels
+import ServerStorage
 
 /// The Udacity-style session and users endpoints, every answer behind the `)]}'` prefix.
 struct SessionController: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnTheMapModels
+import ServerStorage
 
 /// `POST …/users`: sign-up under the server's policy (`--signup open|invite|closed`) and the
 /// per-address limit, every answer behind the `)]}'` prefix.

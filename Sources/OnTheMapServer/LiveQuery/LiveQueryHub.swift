@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import ServerStorage
 
 /// Every open LiveQuery socket of this process and their subscriptions; turns each change of
 /// the feed into events and queues them on the sockets that should get them.

@@ -1,3 +1,5 @@
+import ServerStorage
+
 /// The bounds of the LiveQuery socket (`serve --live-*`). Each is checked before the work it
 /// bounds; past one the client gets an `error` (or, for the queue, is closed with 1008).
 public struct LiveQueryLimits: Sendable, Hashable {

@@ -1,5 +1,7 @@
 import Foundation
 import OnTheMapModels
+import ServerStorage
+import enum ServerStorage.Predicate
 
 /// A client's message, parsed (Parse LiveQuery protocol, Docs/API.md "LiveQuery").
 enum LiveQueryRequest: Sendable {

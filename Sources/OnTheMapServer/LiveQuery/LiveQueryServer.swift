@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import OnTheMapModels
+import ServerStorage
 
 /// Parse LiveQuery on the server's own port: a WebSocket upgrade at `/` (Docs/API.md,
 /// "LiveQuery"). Reads follow the REST list's rules: no session needed, a given session token
@@ -141,6 +142,8 @@ final class LiveQueryServer: Sendable {
             connection.enqueue(LiveQueryReply.error(error, requestId: requestIdOfMessage))
         } catch let failure as APIFailure {
             connection.enqueue(LiveQueryReply.error(LiveQueryError(failure: failure), requestId: requestIdOfMessage))
+        } catch let failure as QueryFailure {
+            connection.enqueue(LiveQueryReply.error(LiveQueryError(failure: APIFailure(failure)), requestId: requestIdOfMessage))
         } catch {
             connection.enqueue(
                 LiveQueryReply.error(LiveQueryError(code: 1, "internal server error", reconnect: true), requestId: requestIdOfMessage))

@@ -1,5 +1,7 @@
 import Foundation
 import Metrics
+import ServerStorage
+import struct ServerStorage.AccountDeletion
 
 /// A storage that reports on its database pool to swift-metrics (`/metrics`):
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import ServerStorage
 
 /// Facebook's token check: `GET {graph}/debug_token` with the app token (`APP_ID|APP_SECRET`) says
 /// whether the token is valid, for which app and until when; `GET {graph}/me` gives the names.

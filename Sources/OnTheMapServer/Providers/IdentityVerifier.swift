@@ -1,4 +1,5 @@
 import Foundation
+import ServerStorage
 
 /// Checks a login provider's access token and says whose it is. One per configured provider;
 /// each provider's particulars (Facebook's `debug_token`, an OAuth userinfo call) live in its own.

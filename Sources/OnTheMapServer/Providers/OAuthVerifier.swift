@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import ServerStorage
 
 /// An RFC 8628 provider's token check: the userinfo call with the token as a bearer, then the
 /// provider's proof that the token was issued to this client id (`OAuthAudienceCheck`). The id is

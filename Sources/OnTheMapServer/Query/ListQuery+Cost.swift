@@ -1,3 +1,6 @@
+import ServerStorage
+import enum ServerStorage.Predicate
+
 /// Which list queries count as expensive (`ExpensiveQueryGate`).
 extension ListQuery {
     /// `false` for the shapes an index serves whatever the table holds — the apps' own requests:

@@ -1,3 +1,5 @@
+import ServerStorage
+
 /// What a `$regex` may cost per row it is tried on. A backtracking matcher (ICU's, PostgreSQL's)
 /// takes time exponential in the text's length for a repeated group that can match the same
 /// text in more than one way — `(.|.)*`, `(a+)+`, `(\w*)*` — or for a backreference; such a

@@ -1,5 +1,7 @@
 import Foundation
 import OnTheMapModels
+import ServerStorage
+import enum ServerStorage.Predicate
 
 /// Parses Parse's `where` JSON into a `Predicate`, with Parse's error codes.
 ///
@@ -165,18 +167,6 @@ enum WhereParser {
         case .array, .null:
             return nil
         }
-    }
-}
-
-/// `$options` letters to `NSRegularExpression` options.
-enum RegexOptions {
-    static func parse(_ letters: String) -> NSRegularExpression.Options {
-        var options: NSRegularExpression.Options = []
-        if letters.contains("i") { options.insert(.caseInsensitive) }
-        if letters.contains("m") { options.insert(.anchorsMatchLines) }
-        if letters.contains("x") { options.insert(.allowCommentsAndWhitespace) }
-        if letters.contains("s") { options.insert(.dotMatchesLineSeparators) }
-        return options
     }
 }
 

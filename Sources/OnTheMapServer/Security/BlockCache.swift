@@ -1,3 +1,4 @@
+import ServerStorage
 import Synchronization
 
 /// The blocks this process has seen, so that a flood at a blocked subject is answered 429 from

@@ -1,4 +1,5 @@
 import Foundation
+import ServerStorage
 
 /// Sign-up invite codes: 20 random letters and digits (≈119 bits), stored only as SHA-256.
 enum InviteCode {

@@ -1,3 +1,5 @@
+import ServerStorage
+
 /// How many login attempts are let through before `POST …/session` answers 429.
 ///
 /// Attempts are counted *before* the password is checked (one atomic upsert per subject, in the

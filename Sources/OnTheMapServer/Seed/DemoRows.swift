@@ -1,6 +1,7 @@
 import DemoClass
 import Foundation
 import OnTheMapModels
+import ServerStorage
 
 /// The demo class's rows: 160 students at the `DemoPlaces` on every continent, and the mess that real dumps
 /// held (links without a scheme or not links at all, a "John Doe" sample row, several rows per

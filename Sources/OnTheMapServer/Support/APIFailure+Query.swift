@@ -1,4 +1,5 @@
 import HTTPTypes
+import ServerStorage
 
 /// The answers of a list query that would cost the server too much.
 extension APIFailure {
@@ -19,5 +20,14 @@ extension APIFailure {
         var failure = parse(.serviceUnavailable, queryCapacityCode, "too many expensive queries at once; retry later")
         failure.headers[.retryAfter] = String(retryAfterSeconds)
         return failure
+    }
+
+    /// A storage's refusal of a list query as the API's answer: 124 past the time budget, 102
+    /// for a `$regex` the database cannot read.
+    package init(_ failure: QueryFailure) {
+        switch failure {
+        case .tooExpensive: self = .queryTooExpensive()
+        case .invalidRegex: self = .invalidQuery("bad $regex: not a valid regular expression")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import SafeText
+import ServerStorage
 
 /// StudentLocation rows as CSV (RFC 4180): a header of the field names, then one line per row.
 /// A field that is not set is an empty cell (so CSV cannot tell "not set" from "empty").

@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import ServerStorage
 
 /// Turns rows of an export or of an old Parse dump into rows to store, deciding what to keep.
 ///

@@ -1,5 +1,7 @@
 import Foundation
 import OnTheMapModels
+import ServerStorage
+import struct ServerStorage.AccountDeletion
 
 /// The one write path (Docs/Architecture.md, "One write path"): every write of a StudentLocation
 /// row or an account — the REST API's, every `onthemap-server` command's, `import`'s and the demo

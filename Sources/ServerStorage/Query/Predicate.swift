@@ -20,7 +20,7 @@ package indirect enum Predicate: Sendable, Hashable {
     }
 
     /// `self AND other`, flattening trivial cases.
-    func and(_ other: Predicate) -> Predicate {
+    package func and(_ other: Predicate) -> Predicate {
         switch (self, other) {
         case (.always, _): return other
         case (_, .always): return self

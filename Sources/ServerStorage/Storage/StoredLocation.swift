@@ -50,6 +50,19 @@ package struct LocationChanges: Sendable, Hashable {
     package var mediaURL: String?
     package var latitude: Double?
     package var longitude: Double?
+
+    package init(
+        uniqueKey: String? = nil, firstName: String? = nil, lastName: String? = nil, mapString: String? = nil,
+        mediaURL: String? = nil, latitude: Double? = nil, longitude: Double? = nil
+    ) {
+        self.uniqueKey = uniqueKey
+        self.firstName = firstName
+        self.lastName = lastName
+        self.mapString = mapString
+        self.mediaURL = mediaURL
+        self.latitude = latitude
+        self.longitude = longitude
+    }
 }
 
 extension LocationChanges {

@@ -25,9 +25,8 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
             return components.string ?? "postgres://…"
         }
     }
-}
 
-extension ServerConfiguration {
-    /// `databasePath` read as a location: a SQLite path or a PostgreSQL URL.
-    public var database: DatabaseLocation { DatabaseLocation(databasePath) }
+    /// The time one list (and count) query may take in the database unless configured
+    /// (`ServerConfiguration.queryTimeout`).
+    package static let defaultQueryTimeout: Duration = .seconds(2)
 }

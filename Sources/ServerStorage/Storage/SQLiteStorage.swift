@@ -6,7 +6,7 @@ import GRDB
 ///
 /// Durability: `synchronous=FULL`, so a write that was answered survives a crash of the process
 /// and of the machine (WAL is synced at every commit).
-final class SQLiteStorage: WritableStorage {
+package final class SQLiteStorage: WritableStorage {
     let pool: DatabasePool
     /// The time a list query may take (`SQLiteQueryBudget`).
     let queryTimeout: Duration
@@ -15,7 +15,7 @@ final class SQLiteStorage: WritableStorage {
     /// Opens (creating folders and file as needed) the database at `path`. A folder it creates
     /// is `0700` and a new database file `0600`; SQLite gives the `-wal` and `-shm` files the
     /// database file's mode. Existing folders and files keep theirs (the operator's choice).
-    init(path: String, queryTimeout: Duration = ServerConfiguration.defaultQueryTimeout) throws {
+    package init(path: String, queryTimeout: Duration = DatabaseLocation.defaultQueryTimeout) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -32,19 +32,19 @@ final class SQLiteStorage: WritableStorage {
         pool = try DatabasePool(path: path, configuration: configuration)
     }
 
-    func close() async {
+    package func close() async {
         try? pool.close()
     }
 
-    var backendName: String { "sqlite" }
+    package var backendName: String { "sqlite" }
     /// The readers and the one writer.
-    var connectionLimit: Int { pool.configuration.maximumReaderCount + 1 }
+    package var connectionLimit: Int { pool.configuration.maximumReaderCount + 1 }
 
-    func isReachable() async throws {
+    package func isReachable() async throws {
         _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1 FROM student_location LIMIT 1") }
     }
 
-    func migrate() async throws {
+    package func migrate() async throws {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(
@@ -106,7 +106,7 @@ final class SQLiteStorage: WritableStorage {
     static let columns = LocationField.allCases.map(\.column).joined(separator: ", ")
 
     /// The page and count of `query`, within `queryTimeout` (or 400 "query too expensive").
-    func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
+    package func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
         let (sql, countSQL, binds) = Self.listSQL(query)
         return try await pool.read { [budgets, queryTimeout] db in
             try budgets.budget(for: db).run(timeout: queryTimeout) {
@@ -117,7 +117,7 @@ final class SQLiteStorage: WritableStorage {
 
     /// The same page and count as the wire's JSON, written from the statement's columns in place:
     /// no `String` and no `StoredLocation` is made for a row (`SQLiteLocationColumns`).
-    func locationList(_ query: ListQuery) async throws -> [UInt8] {
+    package func locationList(_ query: ListQuery) async throws -> [UInt8] {
         let (sql, countSQL, binds) = Self.listSQL(query)
         return try await pool.read { [budgets, queryTimeout] db in
             try budgets.budget(for: db).run(timeout: queryTimeout) {
@@ -173,18 +173,18 @@ final class SQLiteStorage: WritableStorage {
         return try countSQL.flatMap { try Int.fetchOne(db, sql: $0, arguments: StatementArguments(binds)) }
     }
 
-    func location(objectId: String) async throws -> StoredLocation? {
+    package func location(objectId: String) async throws -> StoredLocation? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT \(AccessSQL.readColumns) FROM student_location WHERE object_id = ?", arguments: [objectId])
                 .map(Self.location(from:))
         }
     }
 
-    func insert(_ location: StoredLocation) async throws {
+    package func insert(_ location: StoredLocation) async throws {
         try await insert([location])
     }
 
-    func insert(_ locations: [StoredLocation]) async throws {
+    package func insert(_ locations: [StoredLocation]) async throws {
         try await pool.write { db in try Self.insert(db, locations) }
     }
 
@@ -200,7 +200,7 @@ final class SQLiteStorage: WritableStorage {
         }
     }
 
-    func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome {
+    package func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome {
         try await pool.write { db in
             if let refusal = try Self.refusal(db, objectId: objectId, owner: owner) { return refusal }
             let changed = changes.assignments
@@ -213,7 +213,7 @@ final class SQLiteStorage: WritableStorage {
         }
     }
 
-    func delete(objectId: String, owner: String?) async throws -> WriteOutcome {
+    package func delete(objectId: String, owner: String?) async throws -> WriteOutcome {
         try await pool.write { db in
             if let refusal = try Self.refusal(db, objectId: objectId, owner: owner) { return refusal }
             try db.execute(sql: "DELETE FROM student_location WHERE object_id = ?", arguments: [objectId])
@@ -230,12 +230,12 @@ final class SQLiteStorage: WritableStorage {
         return nil
     }
 
-    func locationCount() async throws -> Int {
+    package func locationCount() async throws -> Int {
         try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM student_location") ?? 0 }
     }
 
     /// The query plan SQLite chooses for `query` (for the documentation and its test).
-    func queryPlan(_ query: ListQuery) async throws -> [String] {
+    package func queryPlan(_ query: ListQuery) async throws -> [String] {
         var compiler = SQLCompiler(dialect: .sqlite)
         let condition = compiler.condition(query.predicate)
         let binds = compiler.binds
@@ -248,7 +248,7 @@ final class SQLiteStorage: WritableStorage {
 
     /// Adds `count` synthetic rows in one statement (benchmarks and the index test): keys of
     /// 5,000 accounts, coordinates over the globe, `updatedAt` shuffled over ~4 months.
-    func fillSynthetic(count: Int) async throws {
+    package func fillSynthetic(count: Int) async throws {
         try await pool.write { db in
             let logEnd = try Int64.fetchOne(db, sql: ChangeLogSQL.end) ?? 0
             try db.execute(
@@ -277,7 +277,7 @@ final class SQLiteStorage: WritableStorage {
 
     // MARK: Accounts and sessions
 
-    func insert(_ account: Account) async throws {
+    package func insert(_ account: Account) async throws {
         do {
             try await pool.write { db in
                 try db.execute(
@@ -289,7 +289,7 @@ final class SQLiteStorage: WritableStorage {
         }
     }
 
-    func account(email: String) async throws -> Account? {
+    package func account(email: String) async throws -> Account? {
         try await pool.read { db in
             // By the canonical form; an account the e-mail migration found colliding has no key
             // (`EmailKeyCollision`) and is found by exactly its own address, before the holder.
@@ -303,7 +303,7 @@ final class SQLiteStorage: WritableStorage {
         }
     }
 
-    func account(key: String) async throws -> Account? {
+    package func account(key: String) async throws -> Account? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM account WHERE key = ?", arguments: [key]).map(Self.account(from:))
         }
@@ -316,7 +316,7 @@ final class SQLiteStorage: WritableStorage {
             role: AccountRole(rawValue: row["role"] ?? "") ?? .student, suspendedAt: row["suspended_at"])
     }
 
-    func insert(_ session: StoredSession) async throws {
+    package func insert(_ session: StoredSession) async throws {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM session WHERE expires_at < ?", arguments: [Date().timeIntervalSince1970])
             try db.execute(
@@ -325,21 +325,21 @@ final class SQLiteStorage: WritableStorage {
         }
     }
 
-    func session(idHash: String, now: Double) async throws -> StoredSession? {
+    package func session(idHash: String, now: Double) async throws -> StoredSession? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ? AND expires_at > ?", arguments: [idHash, now])
                 .map(Self.session(from:))
         }
     }
 
-    func session(xsrfHash: String, now: Double) async throws -> StoredSession? {
+    package func session(xsrfHash: String, now: Double) async throws -> StoredSession? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM session WHERE xsrf_token = ? AND expires_at > ?", arguments: [xsrfHash, now])
                 .map(Self.session(from:))
         }
     }
 
-    func deleteSession(idHash: String) async throws {
+    package func deleteSession(idHash: String) async throws {
         try await pool.write { db in try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [idHash]) }
     }
 

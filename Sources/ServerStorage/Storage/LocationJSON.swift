@@ -7,30 +7,30 @@ import SafeText
 /// bytes that may need an escape and, when none does (nearly always), copied in one go; field
 /// names and punctuation are constants. (Going through `String.UTF8View` byte by byte instead
 /// cost about 1.3 million instructions for the 100 rows of the main list.)
-struct LocationJSON {
-    private(set) var bytes: [UInt8] = []
+package struct LocationJSON {
+    package private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
-    mutating func writeList(_ rows: [StoredLocation], count: Int?, keys: Set<LocationField>?) {
+    package mutating func writeList(_ rows: [StoredLocation], count: Int?, keys: Set<LocationField>?) {
         beginList()
         for row in rows { writeListRow(row, keys: keys) }
         endList(count: count)
     }
 
     /// A list written row by row: `beginList()`, `writeListRow` for each, `endList(count:)`.
-    mutating func beginList() {
+    package mutating func beginList() {
         append(#"{"results":["#)
         listRows = 0
     }
 
-    mutating func writeListRow(_ row: some LocationColumns, keys: Set<LocationField>?) {
+    package mutating func writeListRow(_ row: some LocationColumns, keys: Set<LocationField>?) {
         if listRows > 0 { bytes.append(UInt8(ascii: ",")) }
         listRows += 1
         write(row, keys: keys)
     }
 
-    mutating func endList(count: Int?) {
+    package mutating func endList(count: Int?) {
         bytes.append(UInt8(ascii: "]"))
         if let count {
             append(#","count":"#)
@@ -42,7 +42,7 @@ struct LocationJSON {
     private var listRows = 0
 
     /// One row; fields that are missing (NULL) are left out, as Parse did.
-    mutating func write(_ row: some LocationColumns, keys: Set<LocationField>?) {
+    package mutating func write(_ row: some LocationColumns, keys: Set<LocationField>?) {
         bytes.append(UInt8(ascii: "{"))
         // objectId is always first and always there: the fields after it start with a comma.
         append(#""objectId":"#)
@@ -106,13 +106,13 @@ struct LocationJSON {
     }
 
     /// Text that is JSON already (LiveQuery's message envelopes).
-    mutating func appendRaw(_ text: String) { appendUTF8(text) }
+    package mutating func appendRaw(_ text: String) { appendUTF8(text) }
 
     /// A JSON string: quotes, backslashes and every control character escaped — C0, DEL, and
     /// also C1 and the bidi controls (`SafeText.isTerminalControl`), so that no reader of the
     /// JSON (a terminal showing an export, a log) meets them raw; a parser reads back the same
     /// string. Other UTF-8 as is.
-    mutating func writeString(_ value: String) {
+    package mutating func writeString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         let plain = value.withUTF8 { utf8 in
@@ -129,7 +129,7 @@ struct LocationJSON {
     /// A JSON string from UTF-8 read in place (a SQLite column): ASCII that needs no escape is
     /// copied in one go; anything else is read as a `String` first (repairing invalid UTF-8 as
     /// `String(cString:)` does) and written by `writeString(_:)`.
-    mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
+    package mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
         let plain = Self.mayNeedEscapeOrIsNotASCII.withUnsafeBufferPointer { table in
             for byte in utf8 where table[Int(byte)] { return false }
             return true
@@ -171,7 +171,7 @@ struct LocationJSON {
 /// A row's columns as `LocationJSON` reads them: a `StoredLocation`, or the current row of a
 /// SQLite statement read in place (`SQLiteLocationColumns`), so that the list's answer is
 /// written without making its rows first.
-protocol LocationColumns {
+package protocol LocationColumns {
     /// Calls `body` with the UTF-8 of a text or date field, `nil` when it is missing.
     func withUTF8<Result>(_ field: LocationField, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result
     func number(_ field: LocationField) -> Double?
@@ -180,7 +180,7 @@ protocol LocationColumns {
 }
 
 extension StoredLocation: LocationColumns {
-    func withUTF8<Result>(_ field: LocationField, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+    package func withUTF8<Result>(_ field: LocationField, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
         let text: String?
         switch field {
         case .objectId: text = objectId
@@ -196,7 +196,7 @@ extension StoredLocation: LocationColumns {
         return Self.withUTF8(text, body)
     }
 
-    func number(_ field: LocationField) -> Double? {
+    package func number(_ field: LocationField) -> Double? {
         switch field {
         case .latitude: return latitude
         case .longitude: return longitude
@@ -204,7 +204,7 @@ extension StoredLocation: LocationColumns {
         }
     }
 
-    func withHiddenReasonUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+    package func withHiddenReasonUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
         Self.withUTF8(hiddenReason, body)
     }
 

@@ -2,7 +2,7 @@
 package enum LocationField: String, CaseIterable, Sendable {
     case objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt
 
-    enum Kind { case text, number, date }
+    package enum Kind { case text, number, date }
 
     package var column: String {
         switch self {
@@ -19,7 +19,7 @@ package enum LocationField: String, CaseIterable, Sendable {
         }
     }
 
-    var kind: Kind {
+    package var kind: Kind {
         switch self {
         case .latitude, .longitude: return .number
         case .createdAt, .updatedAt: return .date
@@ -28,7 +28,7 @@ package enum LocationField: String, CaseIterable, Sendable {
     }
 
     /// Fields a client may write; the server owns the rest.
-    static let writable: [LocationField] = [.uniqueKey, .firstName, .lastName, .mapString, .mediaURL, .latitude, .longitude]
+    package static let writable: [LocationField] = [.uniqueKey, .firstName, .lastName, .mapString, .mediaURL, .latitude, .longitude]
 }
 
 /// A value bound into SQL: never interpolated.

@@ -47,7 +47,7 @@ final class SQLiteQueryBudget: @unchecked Sendable {
     }
 
     /// Runs `body` (the statements of one query) with `timeout` to spend.
-    /// - Throws: `APIFailure.queryTooExpensive()` when the budget ran out.
+    /// - Throws: `QueryFailure.tooExpensive` when the budget ran out.
     func run<T>(timeout: Duration, _ body: () throws -> T) throws -> T {
         let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
         deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, nanoseconds))
@@ -60,7 +60,7 @@ final class SQLiteQueryBudget: @unchecked Sendable {
         do {
             return try body()
         } catch let error as DatabaseError where exhausted || error.resultCode == .SQLITE_INTERRUPT {
-            throw APIFailure.queryTooExpensive()
+            throw QueryFailure.tooExpensive
         }
     }
 

@@ -5,7 +5,7 @@ import GRDB
 /// every open (it finds nothing to do once every account has its key, but the collisions it
 /// reports are reported again until the operator resolves them).
 extension SQLiteStorage {
-    func migrateEmailKeys() async throws -> [EmailKeyCollision] {
+    package func migrateEmailKeys() async throws -> [EmailKeyCollision] {
         try await pool.write { db in
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(account)").map { $0["name"] as String }
             if !columns.contains("email_key") {

@@ -1,26 +1,9 @@
-/// A parsed `GET StudentLocation` request: what to match, how to sort, which page, which fields.
-package struct ListQuery: Sendable, Hashable {
-    package struct SortKey: Sendable, Hashable {
-        package var field: LocationField
-        package var descending: Bool
-    }
+import Foundation
+import ServerStorage
 
-    package var predicate: Predicate = .always
-    package var order: [SortKey] = []
-    package var limit: Int = 100
-    package var skip: Int = 0
-    package var includeCount = false
-    /// `nil`: every field. objectId, createdAt and updatedAt are always sent.
-    package var keys: Set<LocationField>? = nil
-    /// Which rows the caller may see; every row unless a request's caller narrows it (`Access`).
-    package var visibility: RowVisibility = .all
-
-    /// Every row of one account (hidden ones too), in `order`: exports, moderation and the
-    /// change feed's reads of an account's rows.
-    package static func rows(of accountKey: String, order: [SortKey] = [], limit: Int) -> ListQuery {
-        ListQuery(predicate: .compare(.uniqueKey, .equal, .text(accountKey)), order: order, limit: limit)
-    }
-
+/// A `GET StudentLocation` request's query string read into a `ListQuery` (the query language's
+/// refusals are the API's: 102, 124).
+extension ListQuery {
     /// Reads Parse's query parameters (`limit skip order count keys where`, and v1's
     /// `uniqueKey`), refusing anything else with 102 as Parse Server does.
     ///

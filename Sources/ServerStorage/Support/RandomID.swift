@@ -1,19 +1,19 @@
 /// Random identifiers from the system's cryptographic generator (`getrandom` on Linux).
-enum RandomID {
+package enum RandomID {
     private static let alphanumerics = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
     /// `length` characters of [A-Za-z0-9]: 10 for objectIds as Parse made them; 32 (≈190 bits) for sessions.
-    static func alphanumeric(_ length: Int) -> String {
+    package static func alphanumeric(_ length: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         return alphanumeric(length, using: &generator)
     }
 
-    static func alphanumeric(_ length: Int, using generator: inout some RandomNumberGenerator) -> String {
+    package static func alphanumeric(_ length: Int, using generator: inout some RandomNumberGenerator) -> String {
         String((0..<length).map { _ in alphanumerics[Int(generator.next(upperBound: UInt(alphanumerics.count)))] })
     }
 
     /// A 10-digit account key like Udacity's ("3903878747"), never starting with 0.
-    static func accountKey() -> String {
+    package static func accountKey() -> String {
         var generator = SystemRandomNumberGenerator()
         return String(UInt64(1_000_000_000) + generator.next(upperBound: UInt64(9_000_000_000)))
     }

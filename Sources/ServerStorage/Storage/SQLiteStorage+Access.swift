@@ -13,7 +13,7 @@ extension SQLiteStorage {
             "ALTER TABLE account ADD COLUMN suspended_at TEXT",
         ] + AccessSQL.tables(auditID: "INTEGER PRIMARY KEY AUTOINCREMENT")
 
-    func insert(_ location: StoredLocation, maxRowsPerOwner: Int) async throws -> Bool {
+    package func insert(_ location: StoredLocation, maxRowsPerOwner: Int) async throws -> Bool {
         try await pool.write { db in
             // One writer at a time: the count and the insert cannot interleave with another POST.
             let count =
@@ -26,7 +26,7 @@ extension SQLiteStorage {
         }
     }
 
-    func setHidden(objectId: String, mark: HiddenMark?) async throws -> Bool {
+    package func setHidden(objectId: String, mark: HiddenMark?) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE student_location SET hidden_at = ?, hidden_reason = ?, hidden_by = ? WHERE object_id = ?",
@@ -35,7 +35,7 @@ extension SQLiteStorage {
         }
     }
 
-    func hasHiddenLocations(owner: String) async throws -> Bool {
+    package func hasHiddenLocations(owner: String) async throws -> Bool {
         try await pool.read { db in
             try Bool.fetchOne(
                 db, sql: "SELECT 1 FROM student_location WHERE unique_key = ? AND hidden_at IS NOT NULL LIMIT 1",
@@ -43,14 +43,14 @@ extension SQLiteStorage {
         }
     }
 
-    func setRole(key: String, role: AccountRole) async throws -> Bool {
+    package func setRole(key: String, role: AccountRole) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: "UPDATE account SET role = ? WHERE key = ?", arguments: [role.rawValue, key])
             return db.changesCount > 0
         }
     }
 
-    func setSuspended(key: String, at: String?) async throws -> Bool {
+    package func setSuspended(key: String, at: String?) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: "UPDATE account SET suspended_at = ? WHERE key = ?", arguments: [at, key])
             guard db.changesCount > 0 else { return false }
@@ -72,7 +72,7 @@ extension SQLiteStorage {
         }
     }
 
-    func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double)
+    package func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double)
     {
         try await pool.write { db in
             if Int(now) % 64 == 0 { try db.execute(sql: AccessSQL.deleteStaleWrites { "?\($0)" }, arguments: [now]) }
@@ -82,7 +82,7 @@ extension SQLiteStorage {
         }
     }
 
-    func insert(_ entry: AuditEntry) async throws {
+    package func insert(_ entry: AuditEntry) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: "INSERT INTO audit_log (at, actor, action, target, reason) VALUES (?, ?, ?, ?, ?)",
@@ -90,7 +90,7 @@ extension SQLiteStorage {
         }
     }
 
-    func auditEntries(since: String?) async throws -> [AuditEntry] {
+    package func auditEntries(since: String?) async throws -> [AuditEntry] {
         try await pool.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT at, actor, action, target, reason FROM audit_log WHERE at >= ? ORDER BY id",
