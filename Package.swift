@@ -103,11 +103,15 @@ let package = Package(
             ]
         ),
 
+        /// The one write path and its rule: `Access` (who may see and write a row), `ClassWrites`
+        /// (the only holder of a `WritableStorage`), fair share, the audit log, `WriteRefusal`.
+        .target(name: "ClassRules", dependencies: ["ServerStorage", "OnTheMapModels"]),
+
         /// Udacity-style session/users and Parse-style StudentLocation endpoints over a storage protocol.
         .target(
             name: "OnTheMapServer",
             dependencies: [
-                "ServerStorage", "BoundedHTTP", "OnTheMapModels", "DemoClass", "SafeText",
+                "ClassRules", "ServerStorage", "BoundedHTTP", "OnTheMapModels", "DemoClass", "SafeText",
                 // SHA-256 and HMAC-SHA256 (session hashes and seal, invite codes, Facebook's proof).
                 "CNettle",
                 .product(name: "Hummingbird", package: "hummingbird"),

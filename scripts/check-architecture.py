@@ -2,11 +2,10 @@
 """Checks that the diagram in Docs/Architecture.md shows every target of Package.swift with
 exactly its dependencies on the package's other targets (products of other packages, in
 brackets in the diagram, are not checked), and that the one write path is the only one:
-no source file outside the storages (`Sources/ServerStorage`, the PostgreSQL one), the write path
-(`Sources/OnTheMapServer/Writes`) and the
-server's wiring names `WritableStorage` (everything else holds an `any ServerStorage`, which has
-no write to call), and no SQL that writes `student_location`, `account` or `session` is spelled
-outside the storages.
+no source file outside the storages (`Sources/ServerStorage`, `Sources/OnTheMapServerPostgres`),
+the write path (`Sources/ClassRules`) and the server's wiring names `WritableStorage`
+(everything else holds an `any ServerStorage`, which has no write to call), and no SQL that
+writes `student_location`, `account` or `session` is spelled outside the storages.
 
 Usage: python3 scripts/check-architecture.py   (exit 1 and a list of differences when they differ)
 """
@@ -63,7 +62,7 @@ def parse_list(text):
 
 # Who may hold a storage that writes: the storages themselves, the write path, and the wiring
 # that opens a storage and hands it to the write path.
-WRITERS = ("Sources/ServerStorage/", "Sources/OnTheMapServer/Writes/", "Sources/OnTheMapServerPostgres/",
+WRITERS = ("Sources/ServerStorage/", "Sources/ClassRules/", "Sources/OnTheMapServerPostgres/",
            "Sources/OnTheMapServer/Observability/MeasuredStorage.swift", "Sources/OnTheMapServer/ServerApplication.swift")
 # SQL that writes the rule's tables: only the storages (and the change log's triggers) spell it.
 SQL_WRITERS = ("Sources/ServerStorage/Storage/", "Sources/OnTheMapServerPostgres/", "Sources/ServerStorage/Changes/ChangeLogSQL.swift")
@@ -88,7 +87,7 @@ def write_path_problems(files):
 def check_write_path():
     # The check itself must be able to fail: two lines that write around the path are caught.
     sample = [("Sources/OnTheMapServer/Controllers/X.swift", "let s: any WritableStorage\nsql = \"DELETE FROM student_location\""),
-              ("Sources/OnTheMapServer/Writes/ClassWrites.swift", "let s: any WritableStorage")]
+              ("Sources/ClassRules/Writes/ClassWrites.swift", "let s: any WritableStorage")]
     assert len(write_path_problems(sample)) == 2, "the write-path check no longer catches what it should"
     files = [(str(path.relative_to(ROOT)), path.read_text()) for path in sorted((ROOT / "Sources").rglob("*.swift"))]
     problems = write_path_problems(files)

@@ -1,3 +1,4 @@
+import ClassRules
 import Foundation
 import GRDB
 import HTTPTypes
@@ -30,7 +31,7 @@ public enum ServerApplication {
         expensiveQueries: ExpensiveQueryGate? = nil, sessions: SessionAuthority? = nil
     ) -> Router<AppRequestContext> {
         let storage: any ServerStorage = writable
-        let writes = ClassWrites(storage: writable, configuration: configuration)
+        let writes = ClassWrites(storage: writable, limits: configuration.fairShare)
         let router = Router(context: AppRequestContext.self)
         if configuration.logRequests {
             router.add(middleware: AccessLogMiddleware(level: .info, trustProxy: configuration.trustProxy))
@@ -139,7 +140,7 @@ public enum ServerApplication {
         let feed = LocationChangeFeed()
         let expensiveQueries = ExpensiveQueryGate(slots: configuration.expensiveQueries)
         let sessions = SessionAuthority(
-            storage: storage, writes: ClassWrites(storage: storage, configuration: configuration), configuration: configuration)
+            storage: storage, writes: ClassWrites(storage: storage, limits: configuration.fairShare), configuration: configuration)
         let router = buildRouter(
             storage: storage, configuration: configuration, feed: feed, expensiveQueries: expensiveQueries, sessions: sessions)
         let liveQuery = LiveQueryServer(

@@ -1,3 +1,4 @@
+import ClassRules
 import Foundation
 import OnTheMapModels
 import ServerStorage
@@ -90,6 +91,11 @@ public struct ServerConfiguration: Sendable {
     /// Origins besides the server's own whose pages may open a LiveQuery socket
     /// (`serve --allowed-origin`, e.g. `https://class.example.org`); see `OriginCheck`.
     public var allowedOrigins: [String] = []
+
+    /// Fair share's limits, as the write path takes them.
+    package var fairShare: FairShareLimits {
+        FairShareLimits(maxRowsPerAccount: maxRowsPerAccount, maxWritesPerMinute: maxWritesPerMinute)
+    }
 
     public static let defaultQueryTimeout: Duration = DatabaseLocation.defaultQueryTimeout
     /// Half the cores, at least one: expensive queries never take every core from the rest.

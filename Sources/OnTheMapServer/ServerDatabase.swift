@@ -1,3 +1,4 @@
+import ClassRules
 import DemoClass
 import Foundation
 import OnTheMapModels
@@ -14,7 +15,7 @@ public struct ServerDatabase: Sendable {
     public static func open(_ configuration: ServerConfiguration) async throws -> ServerDatabase {
         let opened = try await ServerApplication.openStorage(configuration)
         return ServerDatabase(
-            storage: opened, writes: ClassWrites(storage: opened, configuration: configuration), configuration: configuration)
+            storage: opened, writes: ClassWrites(storage: opened, limits: configuration.fairShare), configuration: configuration)
     }
 
     private var sessions: SessionAuthority { SessionAuthority(storage: storage, writes: writes, configuration: configuration) }

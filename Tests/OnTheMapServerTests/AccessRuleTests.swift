@@ -1,3 +1,4 @@
+import ClassRules
 import OnTheMapServer
 import ServerStorage
 import Testing

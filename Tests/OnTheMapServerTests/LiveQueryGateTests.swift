@@ -1,3 +1,4 @@
+import ClassRules
 import Foundation
 import ServerTestSupport
 import Testing
@@ -20,7 +21,7 @@ import Testing
         let gate = ExpensiveQueryGate(slots: 1)
         let configuration = ServerConfiguration(databasePath: path)
         let sessions = SessionAuthority(
-            storage: storage, writes: ClassWrites(storage: storage, configuration: configuration), configuration: configuration)
+            storage: storage, writes: ClassWrites(storage: storage, limits: configuration.fairShare), configuration: configuration)
         let live = LiveQueryServer(
             storage: storage, configuration: configuration, sessions: sessions, visibility: { _, _ in true },
             expensiveQueries: gate)

@@ -1,3 +1,4 @@
+import ClassRules
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,3 +1,4 @@
+import ClassRules
 import ServerStorage
 
 /// The bounds of the LiveQuery socket (`serve --live-*`). Each is checked before the work it

@@ -22,13 +22,13 @@ package struct ClassWrites: Sendable {
     }
 
     private let storage: any WritableStorage
-    private let configuration: ServerConfiguration
-    private var fairShare: FairShare { FairShare(storage: storage, configuration: configuration) }
+    private let limits: FairShareLimits
+    private var fairShare: FairShare { FairShare(storage: storage, limits: limits) }
     private var audit: AuditLog { AuditLog(storage: storage) }
 
-    package init(storage: any WritableStorage, configuration: ServerConfiguration) {
+    package init(storage: any WritableStorage, limits: FairShareLimits) {
         self.storage = storage
-        self.configuration = configuration
+        self.limits = limits
     }
 
     /// The longest hide reason, in bytes.
@@ -57,8 +57,8 @@ package struct ClassWrites: Sendable {
             lastName: changes.lastName, mapString: changes.mapString, mediaURL: changes.mediaURL,
             latitude: changes.latitude, longitude: changes.longitude, createdAt: time, updatedAt: time)
         if caller.accountKey != nil {
-            guard try await storage.insert(row, maxRowsPerOwner: configuration.maxRowsPerAccount) else {
-                throw WriteRefusal.rowLimit(configuration.maxRowsPerAccount)
+            guard try await storage.insert(row, maxRowsPerOwner: limits.maxRowsPerAccount) else {
+                throw WriteRefusal.rowLimit(limits.maxRowsPerAccount)
             }
         } else {
             try await storage.insert(row)

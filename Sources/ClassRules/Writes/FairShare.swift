@@ -7,7 +7,7 @@ import ServerStorage
 /// (`WritableStorage.insert(_:maxRowsPerOwner:)`), in the same transaction.
 struct FairShare: Sendable {
     let storage: any WritableStorage
-    let configuration: ServerConfiguration
+    let limits: FairShareLimits
 
     static let window: Double = 60
 
@@ -17,17 +17,31 @@ struct FairShare: Sendable {
         guard let key = caller.accountKey else { return }
         let time = now.timeIntervalSince1970
         let (writes, start) = try await storage.countWrite(accountKey: key, now: time, window: Self.window)
-        guard writes > configuration.maxWritesPerMinute else { return }
+        guard writes > limits.maxWritesPerMinute else { return }
         throw WriteRefusal.tooManyWrites(retryAfterSeconds: max(1, Int((start + Self.window - time).rounded(.up))))
     }
 }
 
+/// Fair share's two limits (`serve --max-rows-per-account`, `--max-writes-per-minute`; in
+/// `ServerConfiguration`).
+package struct FairShareLimits: Sendable, Hashable {
+    /// The most rows one account may have on the map.
+    package var maxRowsPerAccount: Int
+    /// Writes (POST, PUT, DELETE) one account may make per minute, on all instances together.
+    package var maxWritesPerMinute: Int
+
+    package init(maxRowsPerAccount: Int, maxWritesPerMinute: Int) {
+        self.maxRowsPerAccount = maxRowsPerAccount
+        self.maxWritesPerMinute = maxWritesPerMinute
+    }
+}
+
 /// Writes the audit log (Docs/Access.md): every moderation act, from the API or the command line.
-struct AuditLog: Sendable {
+package struct AuditLog: Sendable {
     let storage: any WritableStorage
 
     /// The actor of the command line.
-    static let `operator` = "operator"
+    package static let `operator` = "operator"
 
     func record(actor: String, action: String, target: String, reason: String? = nil, now: Date = Date()) async throws {
         try await storage.insert(
