@@ -107,11 +107,40 @@ let package = Package(
         /// (the only holder of a `WritableStorage`), fair share, the audit log, `WriteRefusal`.
         .target(name: "ClassRules", dependencies: ["ServerStorage", "OnTheMapModels"]),
 
+        /// The HTTP API: Udacity-style session/users and Parse-style StudentLocation controllers,
+        /// sessions and callers, the query language's parser and gates, the trust rules, the
+        /// connection guards, login providers, request logs and metrics, the generated OpenAPI
+        /// document, and `ServerConfiguration`. Reads through `any ServerStorage`, writes through
+        /// `ClassWrites`.
+        .target(
+            name: "ServerHTTP",
+            dependencies: [
+                "ClassRules", "ServerStorage", "BoundedHTTP", "OnTheMapModels", "SafeText",
+                // SHA-256 and HMAC-SHA256 (session hashes and seal, invite codes, Facebook's proof).
+                "CNettle",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                // HTTPServerBuilder and ServerChildChannel, for the guard before the upgrade decision.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                // HTTPRequestPart/HTTPResponsePart, for the per-connection guard.
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+
         /// Udacity-style session/users and Parse-style StudentLocation endpoints over a storage protocol.
         .target(
             name: "OnTheMapServer",
             dependencies: [
-                "ClassRules", "ServerStorage", "BoundedHTTP", "OnTheMapModels", "DemoClass", "SafeText",
+                "ServerHTTP", "ClassRules", "ServerStorage", "BoundedHTTP", "OnTheMapModels", "DemoClass", "SafeText",
                 // SHA-256 and HMAC-SHA256 (session hashes and seal, invite codes, Facebook's proof).
                 "CNettle",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -154,7 +183,7 @@ let package = Package(
         .target(
             name: "OnTheMapServerProviderClient",
             dependencies: [
-                "OnTheMapServer",
+                "ServerHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -7,6 +7,8 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import OnTheMapModels
+import ServerHTTP
+import struct ServerHTTP.ServerConfiguration
 import ServerStorage
 import ServiceLifecycle
 

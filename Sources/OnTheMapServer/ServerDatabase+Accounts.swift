@@ -1,5 +1,6 @@
 import ClassRules
 import Foundation
+import ServerHTTP
 import ServerStorage
 
 /// Account administration for `onthemap-server user …`.

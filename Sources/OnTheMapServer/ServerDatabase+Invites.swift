@@ -1,4 +1,5 @@
 import Foundation
+import ServerHTTP
 import ServerStorage
 
 /// Sign-up invites for `onthemap-server invite …` (with `--signup invite`).

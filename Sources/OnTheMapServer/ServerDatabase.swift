@@ -2,6 +2,7 @@ import ClassRules
 import DemoClass
 import Foundation
 import OnTheMapModels
+import ServerHTTP
 import ServerStorage
 
 /// Administration of a server's database from the command line: accounts and the demo class.

@@ -4,6 +4,7 @@ import Logging
 import OnTheMapServer
 import OnTheMapServerPostgres
 import OnTheMapServerProviderClient
+import ServerHTTP
 
 /// `onthemap-server`: the wire-compatible On the Map server and its administration.
 @main

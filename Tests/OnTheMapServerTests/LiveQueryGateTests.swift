@@ -4,6 +4,7 @@ import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerHTTP
 @testable import ServerStorage
 
 /// A socket's `query` op passes the REST list's expensive-query gate (was: it skipped the gate, so

@@ -3,6 +3,7 @@ import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerHTTP
 @testable import ServerStorage
 
 import enum ServerStorage.Predicate

@@ -3,6 +3,7 @@ import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerHTTP
 @testable import ServerStorage
 
 /// The time budget of a list query, on the storage itself: a scan that runs past it ends with

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerHTTP
 @testable import ServerStorage
 
 /// The small pieces the server's security rests on: SHA-256, sealed session ids, how client

@@ -7,6 +7,7 @@ import PostgresNIO
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import ServerHTTP
 #endif
 
 /// The databases a storage test runs against: SQLite always; PostgreSQL when

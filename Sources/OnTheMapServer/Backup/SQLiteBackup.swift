@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServerHTTP
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import ClassRules
 import Foundation
 import NIOConcurrencyHelpers
+import ServerHTTP
 import ServerStorage
 
 /// Every open LiveQuery socket of this process and their subscriptions; turns each change of

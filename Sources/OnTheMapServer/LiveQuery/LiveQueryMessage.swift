@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import ServerHTTP
 import ServerStorage
 import enum ServerStorage.Predicate
 

@@ -5,6 +5,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import OnTheMapModels
+import ServerHTTP
 import ServerStorage
 
 /// Parse LiveQuery on the server's own port: a WebSocket upgrade at `/` (Docs/API.md,

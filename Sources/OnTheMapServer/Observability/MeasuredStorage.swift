@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import ServerHTTP
 import ServerStorage
 import struct ServerStorage.AccountDeletion
 
