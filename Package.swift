@@ -136,11 +136,30 @@ let package = Package(
             ]
         ),
 
+        /// LiveQuery: the protocol's messages, the subscriptions' hub (each event decided by the
+        /// rule for the subscriber's current caller) and the socket (NIO's HTTP upgrade and
+        /// WebSocket frames, on the REST API's port).
+        .target(
+            name: "ServerLiveQuery",
+            dependencies: [
+                "ServerHTTP", "ClassRules", "ServerStorage", "OnTheMapModels",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+            ]
+        ),
+
         /// Udacity-style session/users and Parse-style StudentLocation endpoints over a storage protocol.
         .target(
             name: "OnTheMapServer",
             dependencies: [
-                "ServerHTTP", "ClassRules", "ServerStorage", "BoundedHTTP", "OnTheMapModels", "DemoClass", "SafeText",
+                "ServerLiveQuery", "ServerHTTP", "ClassRules", "ServerStorage", "BoundedHTTP", "OnTheMapModels", "DemoClass", "SafeText",
                 // SHA-256 and HMAC-SHA256 (session hashes and seal, invite codes, Facebook's proof).
                 "CNettle",
                 .product(name: "Hummingbird", package: "hummingbird"),

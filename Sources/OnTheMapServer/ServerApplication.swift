@@ -8,6 +8,7 @@ import Logging
 import NIOCore
 import OnTheMapModels
 import ServerHTTP
+import ServerLiveQuery
 import struct ServerHTTP.ServerConfiguration
 import ServerStorage
 import ServiceLifecycle

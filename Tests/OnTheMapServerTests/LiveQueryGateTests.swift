@@ -5,6 +5,7 @@ import Testing
 
 @testable import OnTheMapServer
 @testable import ServerHTTP
+@testable import ServerLiveQuery
 @testable import ServerStorage
 
 /// A socket's `query` op passes the REST list's expensive-query gate (was: it skipped the gate, so

@@ -15,8 +15,8 @@ import ServerHTTP
 /// aggregator, `LiveQuerySocketHandler`): the task that Hummingbird runs per connection returns
 /// at once, so an idle socket holds no suspended task. HTTP connections are served as by
 /// Hummingbird's `HTTP1Channel`.
-struct LiveQueryChildChannel: ServerChildChannel, HTTPChannelHandler {
-    enum Upgrade: Sendable {
+package struct LiveQueryChildChannel: ServerChildChannel, HTTPChannelHandler {
+    package enum Upgrade: Sendable {
         /// The LiveQuery socket, running in its handlers.
         case liveQuery
         /// HTTP; `refusedUpgrade` (the answer to give) when the client asked for an upgrade that
@@ -24,16 +24,16 @@ struct LiveQueryChildChannel: ServerChildChannel, HTTPChannelHandler {
         case http(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, refusedUpgrade: HTTPResponse.Status?)
     }
 
-    struct Value: ServerChildChannelValue {
-        let upgrade: EventLoopFuture<Upgrade>
-        let channel: any Channel
+    package struct Value: ServerChildChannelValue {
+        package let upgrade: EventLoopFuture<Upgrade>
+        package let channel: any Channel
     }
 
-    let responder: HTTPChannelHandler.Responder
+    package let responder: HTTPChannelHandler.Responder
     private let http1: HTTP1Channel.Configuration
     private let liveQuery: LiveQueryServer
 
-    init(responder: @escaping HTTPChannelHandler.Responder, http1: HTTP1Channel.Configuration, liveQuery: LiveQueryServer) {
+    package init(responder: @escaping HTTPChannelHandler.Responder, http1: HTTP1Channel.Configuration, liveQuery: LiveQueryServer) {
         self.http1 = http1
         self.liveQuery = liveQuery
         // NIO decides on an upgrade at a connection's first request only: a later request that
@@ -49,7 +49,7 @@ struct LiveQueryChildChannel: ServerChildChannel, HTTPChannelHandler {
         }
     }
 
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+    package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             let sync = channel.pipeline.syncOperations
             // Per connection: whether an upgrade was asked for, and the LiveQuery admission of it.
@@ -103,7 +103,7 @@ struct LiveQueryChildChannel: ServerChildChannel, HTTPChannelHandler {
         }
     }
 
-    func handle(value: Value, logger: Logger) async {
+    package func handle(value: Value, logger: Logger) async {
         do {
             switch try await value.upgrade.get() {
             case .liveQuery:

@@ -6,7 +6,7 @@ import ServerStorage
 
 /// Every open LiveQuery socket of this process and their subscriptions; turns each change of
 /// the feed into events and queues them on the sockets that should get them.
-final class LiveQueryHub: Sendable {
+package final class LiveQueryHub: Sendable {
     struct Subscription: Sendable {
         var query: LiveQueryRequest.Query
         /// Whose view this subscription has (its own token's account, else the socket's).
@@ -45,7 +45,7 @@ final class LiveQueryHub: Sendable {
     }
 
     /// Called by the feed, in write order: one event per matching subscription.
-    func publish(_ change: LocationChange) {
+    package func publish(_ change: LocationChange) {
         for connection in connections.withLockedValue({ Array($0.values) }) {
             for (requestId, subscription) in connection.subscriptions() {
                 guard let message = event(for: change, subscription, clientId: connection.clientId, requestId: requestId)

@@ -11,8 +11,8 @@ import ServerStorage
 /// Parse LiveQuery on the server's own port: a WebSocket upgrade at `/` (Docs/API.md,
 /// "LiveQuery"). Reads follow the REST list's rules: no session needed, a given session token
 /// must be valid, the same `where` parser and limits, rows as the list writes them.
-final class LiveQueryServer: Sendable {
-    let hub: LiveQueryHub
+package final class LiveQueryServer: Sendable {
+    package let hub: LiveQueryHub
     private let storage: any ServerStorage
     private let sessions: SessionAuthority
     private let configuration: ServerConfiguration
@@ -22,7 +22,7 @@ final class LiveQueryServer: Sendable {
     /// Sockets open per client address, and in all.
     private let open = NIOLockedValueBox<(byAddress: [String: Int], total: Int)>(([:], 0))
 
-    init(
+    package init(
         storage: any ServerStorage, configuration: ServerConfiguration, sessions: SessionAuthority,
         visibility: @escaping LiveQueryVisibility, expensiveQueries: ExpensiveQueryGate
     ) {
@@ -87,7 +87,7 @@ final class LiveQueryServer: Sendable {
 
     /// Closes every socket (1001), when the server stops: they hold no task that its shutdown
     /// would end.
-    func closeAll() {
+    package func closeAll() {
         for connection in hub.allConnections { connection.goAway() }
     }
 
@@ -184,7 +184,7 @@ final class LiveQueryServer: Sendable {
     /// - A session whose role changed keeps its socket; each subscription is sent `leave` for the
     ///   hidden rows it may no longer see and `enter` for those it now may, then follows the new
     ///   caller.
-    func followCaller(accountKey: String) async {
+    package func followCaller(accountKey: String) async {
         for connection in hub.connections(ofAccount: accountKey) {
             var resolved: [String: Caller?] = [:]
             /// The caller `token` resolves to now; `nil` once its session ended; `current` when
