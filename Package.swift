@@ -155,33 +155,35 @@ let package = Package(
             ]
         ),
 
-        /// Udacity-style session/users and Parse-style StudentLocation endpoints over a storage protocol.
+        /// The operator's layer under `onthemap-server`'s commands: accounts, invites, moderation,
+        /// the demo seed, export and import (`ServerDatabase`), backup and restore (`SQLiteBackup`).
+        /// Every write through `ClassWrites`, like the API's.
+        .target(
+            name: "ServerAdmin",
+            dependencies: [
+                "ServerHTTP", "ClassRules", "ServerStorage", "OnTheMapModels", "DemoClass", "SafeText",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        /// The server as one piece: `ServerApplication` opens the storage, hands it to the write
+        /// path, builds the router and the LiveQuery socket on one port and follows the change log;
+        /// `EmbeddedServer` runs it inside another process (the app's built-in server).
         .target(
             name: "OnTheMapServer",
             dependencies: [
-                "ServerLiveQuery", "ServerHTTP", "ClassRules", "ServerStorage", "BoundedHTTP", "OnTheMapModels", "DemoClass", "SafeText",
-                // SHA-256 and HMAC-SHA256 (session hashes and seal, invite codes, Facebook's proof).
-                "CNettle",
+                "ServerAdmin", "ServerLiveQuery", "ServerHTTP", "ClassRules", "ServerStorage", "OnTheMapModels",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                // HTTPServerBuilder and ServerChildChannel, for the guard before the upgrade decision.
+                // HTTPServerBuilder, for the guard before the upgrade decision.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                // DatabaseError, which the error shield logs without its statement.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                // The LiveQuery socket (upgrade at `/`, on the REST API's port) as channel handlers:
-                // NIO's HTTP upgrade and WebSocket frames.
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                // HTTPRequestPart/HTTPResponsePart, for the per-connection guard and the HTTP side.
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
 
@@ -217,7 +219,7 @@ let package = Package(
         .target(
             name: "ServerTestSupport",
             dependencies: [
-                "OnTheMapServer", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "StandIn",
+                "OnTheMapServer", "ServerAdmin", "ServerHTTP", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "StandIn",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -261,7 +263,7 @@ let package = Package(
         .executableTarget(
             name: "onthemap",
             dependencies: [
-                "APIClient", "DemoClass", "Geo", "OnTheMapConfig", "OnTheMapModels", "OnTheMapServer", "QRCode",
+                "APIClient", "DemoClass", "Geo", "OnTheMapConfig", "OnTheMapModels", "OnTheMapServer", "ServerHTTP", "QRCode",
                 "SafeText", "TerminalNCurses", "TerminalUI", "ViewModels", "WorldMap", "MapPicture", "PasswordInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -270,7 +272,8 @@ let package = Package(
         .executableTarget(
             name: "onthemap-server",
             dependencies: [
-                "OnTheMapServer", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "SafeText", "PasswordInput",
+                "OnTheMapServer", "ServerAdmin", "ServerHTTP", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "SafeText",
+                "PasswordInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -294,7 +297,9 @@ let package = Package(
             dependencies: ["OnTheMapConfig", "TerminalUI", "ViewModels", "AppTestSupport"]),
         .testTarget(
             name: "ServerProcessTests",
-            dependencies: ["OnTheMapServer", "ServerTestSupport", "StandIn", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "OnTheMapServer", "ServerAdmin", "ServerTestSupport", "StandIn", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "OnTheMapCLITests",
             dependencies: ["onthemap", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn", "MapPicture"]),
@@ -304,8 +309,8 @@ let package = Package(
         .testTarget(
             name: "OnTheMapServerTests",
             dependencies: [
-                "OnTheMapServer", "ServerTestSupport", "StandIn", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "OnTheMapServer", "ServerAdmin", "ServerLiveQuery", "ServerHTTP", "ClassRules", "ServerStorage", "ServerTestSupport",
+                "StandIn", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
     ]

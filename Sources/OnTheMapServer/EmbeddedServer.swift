@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServerAdmin
 import ServerHTTP
 import ServiceLifecycle
 

@@ -96,25 +96,8 @@ public enum ServerApplication {
     static func openStorage(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "onthemap-server.storage"))
         async throws -> any WritableStorage
     {
-        let storage: any WritableStorage
-        switch configuration.database {
-        case .sqlite(let path): storage = try SQLiteStorage(path: path, queryTimeout: configuration.queryTimeout)
-        case .postgres(let url):
-            guard let postgres = configuration.postgres else {
-                throw StorageOpenError.postgresNotLinked(configuration.database.description)
-            }
-            storage = try postgres.open(url, configuration.queryTimeout, logger)
-        }
-        do {
-            try await storage.migrate()
-            for collision in try await storage.migrateEmailKeys() {
-                logger.warning("e-mail collision: \(collision)")
-            }
-        } catch {
-            await storage.close()
-            throw error
-        }
-        return storage
+        try await configuration.database.open(
+            queryTimeout: configuration.queryTimeout, postgres: configuration.postgres, logger: logger)
     }
 
     /// A server ready to run, and its change-log follower and storage to close after it stops.

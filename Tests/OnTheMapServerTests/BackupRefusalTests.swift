@@ -4,6 +4,7 @@ import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerAdmin
 @testable import ServerHTTP
 
 /// `SQLiteBackup` on real SQLite files: the copy's form, and every refusal worded for the

@@ -5,6 +5,7 @@ import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerAdmin
 @testable import ServerHTTP
 
 /// Every write reaches every instance's live subscribers through the change log that the

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import OnTheMapServer
+import ServerAdmin
 import ServerStorage
 import ServerTestSupport
 import Testing

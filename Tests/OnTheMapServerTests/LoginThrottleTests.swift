@@ -3,6 +3,7 @@ import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerAdmin
 @testable import ServerHTTP
 
 /// The login throttle over real HTTP: per account and address, per address, per account from

@@ -7,6 +7,7 @@ import PostgresNIO
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import ServerAdmin
 import ServerHTTP
 #endif
 

@@ -1,9 +1,11 @@
 /// The writes of a StudentLocation row, an account and what their rules keep (the fair-share
 /// counter, the audit log): the storages implement them, and `ClassWrites` — the one write path —
-/// is the only code that may call them (`scripts/check-architecture.py` fails on any other file
-/// that names this protocol outside `Storage/`, `Writes/`, the PostgreSQL storage and the wiring
-/// in `ServerApplication` and `ServerDatabase`). Everything else gets the storage as an
-/// `any ServerStorage`, which has no write to call: reads, sessions, throttle, invites.
+/// is the only code that may call them. It is `package` because the storages that implement it
+/// are other targets, and Swift has nothing narrower across targets: `scripts/check-architecture.py`
+/// fails on any file that names it outside the storages (`ServerStorage`, `OnTheMapServerPostgres`),
+/// `ClassRules` and the wiring (`ServerApplication`, `MeasuredStorage`), and on any that opens a
+/// storage outside the storages, `ServerApplication` and `ServerDatabase`. Everything else gets the
+/// storage as an `any ServerStorage`, which has no write to call: reads, sessions, throttle, invites.
 package protocol WritableStorage: ServerStorage {
     // MARK: Locations
 

@@ -1,6 +1,7 @@
 import ClassRules
 import DemoClass
 import Foundation
+import Logging
 import OnTheMapModels
 import ServerHTTP
 import ServerStorage
@@ -14,7 +15,9 @@ public struct ServerDatabase: Sendable {
 
     /// Opens (and migrates) the database that `configuration` names.
     public static func open(_ configuration: ServerConfiguration) async throws -> ServerDatabase {
-        let opened = try await ServerApplication.openStorage(configuration)
+        let opened = try await configuration.database.open(
+            queryTimeout: configuration.queryTimeout, postgres: configuration.postgres,
+            logger: Logger(label: "onthemap-server.storage"))
         return ServerDatabase(
             storage: opened, writes: ClassWrites(storage: opened, limits: configuration.fairShare), configuration: configuration)
     }
