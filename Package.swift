@@ -88,35 +88,102 @@ let package = Package(
         /// app's built-in server links the core, and the app compiles no BoringSSL).
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
 
-        /// Udacity-style session/users and Parse-style StudentLocation endpoints over a storage protocol.
+        /// What the server keeps: the stored types, the `ServerStorage` protocol and the
+        /// `WritableStorage` one (its writes, for the write path alone), SQLite storage, the list's
+        /// JSON, the query compiler, the change log's SQL and its follower. No HTTP.
         .target(
-            name: "OnTheMapServer",
+            name: "ServerStorage",
             dependencies: [
-                "BoundedHTTP", "OnTheMapModels", "DemoClass", "SafeText",
+                "OnTheMapModels", "SafeText",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // The SQLite C API, for the progress handler that bounds a query's time.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+
+        /// The one write path and its rule: `Access` (who may see and write a row), `ClassWrites`
+        /// (the only holder of a `WritableStorage`), fair share, the audit log, `WriteRefusal`.
+        .target(name: "ClassRules", dependencies: ["ServerStorage", "OnTheMapModels"]),
+
+        /// The HTTP API: Udacity-style session/users and Parse-style StudentLocation controllers,
+        /// sessions and callers, the query language's parser and gates, the trust rules, the
+        /// connection guards, login providers, request logs and metrics, the generated OpenAPI
+        /// document, and `ServerConfiguration`. Reads through `any ServerStorage`, writes through
+        /// `ClassWrites`.
+        .target(
+            name: "ServerHTTP",
+            dependencies: [
+                "ClassRules", "ServerStorage", "BoundedHTTP", "OnTheMapModels", "SafeText",
                 // SHA-256 and HMAC-SHA256 (session hashes and seal, invite codes, Facebook's proof).
                 "CNettle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // HTTPServerBuilder and ServerChildChannel, for the guard before the upgrade decision.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                // The SQLite C API, for the progress handler that bounds a query's time.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                // The LiveQuery socket (upgrade at `/`, on the REST API's port) as channel handlers:
-                // NIO's HTTP upgrade and WebSocket frames.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                // HTTPRequestPart/HTTPResponsePart, for the per-connection guard and the HTTP side.
+                // HTTPRequestPart/HTTPResponsePart, for the per-connection guard.
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+
+        /// LiveQuery: the protocol's messages, the subscriptions' hub (each event decided by the
+        /// rule for the subscriber's current caller) and the socket (NIO's HTTP upgrade and
+        /// WebSocket frames, on the REST API's port).
+        .target(
+            name: "ServerLiveQuery",
+            dependencies: [
+                "ServerHTTP", "ClassRules", "ServerStorage", "OnTheMapModels",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+            ]
+        ),
+
+        /// The operator's layer under `onthemap-server`'s commands: accounts, invites, moderation,
+        /// the demo seed, export and import (`ServerDatabase`), backup and restore (`SQLiteBackup`).
+        /// Every write through `ClassWrites`, like the API's.
+        .target(
+            name: "ServerAdmin",
+            dependencies: [
+                "ServerHTTP", "ClassRules", "ServerStorage", "OnTheMapModels", "DemoClass", "SafeText",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        /// The server as one piece: `ServerApplication` opens the storage, hands it to the write
+        /// path, builds the router and the LiveQuery socket on one port and follows the change log;
+        /// `EmbeddedServer` runs it inside another process (the app's built-in server).
+        .target(
+            name: "OnTheMapServer",
+            dependencies: [
+                "ServerAdmin", "ServerLiveQuery", "ServerHTTP", "ClassRules", "ServerStorage", "OnTheMapModels",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                // HTTPServerBuilder, for the guard before the upgrade decision.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                // DatabaseError, which the error shield logs without its statement.
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
 
@@ -125,7 +192,7 @@ let package = Package(
         .target(
             name: "OnTheMapServerPostgres",
             dependencies: [
-                "OnTheMapServer",
+                "ServerStorage",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -137,7 +204,7 @@ let package = Package(
         .target(
             name: "OnTheMapServerProviderClient",
             dependencies: [
-                "OnTheMapServer",
+                "ServerHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -152,7 +219,7 @@ let package = Package(
         .target(
             name: "ServerTestSupport",
             dependencies: [
-                "OnTheMapServer", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "StandIn",
+                "OnTheMapServer", "ServerAdmin", "ServerHTTP", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "StandIn",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -196,7 +263,7 @@ let package = Package(
         .executableTarget(
             name: "onthemap",
             dependencies: [
-                "APIClient", "DemoClass", "Geo", "OnTheMapConfig", "OnTheMapModels", "OnTheMapServer", "QRCode",
+                "APIClient", "DemoClass", "Geo", "OnTheMapConfig", "OnTheMapModels", "OnTheMapServer", "ServerHTTP", "QRCode",
                 "SafeText", "TerminalNCurses", "TerminalUI", "ViewModels", "WorldMap", "MapPicture", "PasswordInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -205,7 +272,8 @@ let package = Package(
         .executableTarget(
             name: "onthemap-server",
             dependencies: [
-                "OnTheMapServer", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "SafeText", "PasswordInput",
+                "OnTheMapServer", "ServerAdmin", "ServerHTTP", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "SafeText",
+                "PasswordInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -229,7 +297,9 @@ let package = Package(
             dependencies: ["OnTheMapConfig", "TerminalUI", "ViewModels", "AppTestSupport"]),
         .testTarget(
             name: "ServerProcessTests",
-            dependencies: ["OnTheMapServer", "ServerTestSupport", "StandIn", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "OnTheMapServer", "ServerAdmin", "ServerTestSupport", "StandIn", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "OnTheMapCLITests",
             dependencies: ["onthemap", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn", "MapPicture"]),
@@ -239,8 +309,8 @@ let package = Package(
         .testTarget(
             name: "OnTheMapServerTests",
             dependencies: [
-                "OnTheMapServer", "ServerTestSupport", "StandIn", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "OnTheMapServer", "ServerAdmin", "ServerLiveQuery", "ServerHTTP", "ClassRules", "ServerStorage", "ServerTestSupport",
+                "StandIn", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
     ]

@@ -2,9 +2,11 @@
 """Checks that the diagram in Docs/Architecture.md shows every target of Package.swift with
 exactly its dependencies on the package's other targets (products of other packages, in
 brackets in the diagram, are not checked), and that the one write path is the only one:
-no source file outside the storages, the write path (`Sources/OnTheMapServer/Writes`) and the
-server's wiring names `WritableStorage` (everything else holds an `any ServerStorage`, which has
-no write to call), and no SQL that writes `student_location`, `account` or `session` is spelled
+no source file outside the storages (`Sources/ServerStorage`, `Sources/OnTheMapServerPostgres`),
+the write path (`Sources/ClassRules`) and the server's wiring names `WritableStorage`
+(everything else holds an `any ServerStorage`, which has no write to call), no code outside the
+storages and that wiring opens a storage (`SQLiteStorage(…)`, `DatabaseLocation.open`,
+`openStorage`), and no SQL that writes `student_location`, `account` or `session` is spelled
 outside the storages.
 
 Usage: python3 scripts/check-architecture.py   (exit 1 and a list of differences when they differ)
@@ -62,10 +64,15 @@ def parse_list(text):
 
 # Who may hold a storage that writes: the storages themselves, the write path, and the wiring
 # that opens a storage and hands it to the write path.
-WRITERS = ("Sources/OnTheMapServer/Storage/", "Sources/OnTheMapServer/Writes/", "Sources/OnTheMapServerPostgres/",
+WRITERS = ("Sources/ServerStorage/", "Sources/ClassRules/", "Sources/OnTheMapServerPostgres/",
            "Sources/OnTheMapServer/Observability/MeasuredStorage.swift", "Sources/OnTheMapServer/ServerApplication.swift")
 # SQL that writes the rule's tables: only the storages (and the change log's triggers) spell it.
-SQL_WRITERS = ("Sources/OnTheMapServer/Storage/", "Sources/OnTheMapServerPostgres/", "Sources/OnTheMapServer/Changes/ChangeLogSQL.swift")
+SQL_WRITERS = ("Sources/ServerStorage/Storage/", "Sources/OnTheMapServerPostgres/", "Sources/ServerStorage/Changes/ChangeLogSQL.swift")
+# Who may open a storage (an opened storage has the writes, whatever it is called): the storages,
+# and the wiring that hands what it opens to the write path at once.
+OPENERS = ("Sources/ServerStorage/", "Sources/OnTheMapServerPostgres/", "Sources/OnTheMapServer/ServerApplication.swift",
+           "Sources/ServerAdmin/ServerDatabase.swift")
+OPEN = re.compile(r"\b(SQLiteStorage|PostgresStorage)\s*\(|\.open\(\s*queryTimeout:|\bopenStorage\(")
 WRITABLE = re.compile(r"\bWritableStorage\b")
 WRITE_SQL = re.compile(r"\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(student_location|account|session)\b", re.IGNORECASE)
 
@@ -81,14 +88,22 @@ def write_path_problems(files):
                 problems.append(f"{path}:{number}: names WritableStorage outside the write path")
             if WRITE_SQL.search(line) and not path.startswith(SQL_WRITERS):
                 problems.append(f"{path}:{number}: SQL that writes a StudentLocation, account or session outside the storages")
+        if path.startswith(OPENERS):
+            continue
+        for match in OPEN.finditer(text):  # on the whole text: a call may break its line
+            number = text.count("\n", 0, match.start()) + 1
+            if not text.splitlines()[number - 1].lstrip().startswith("//"):
+                problems.append(f"{path}:{number}: opens a storage outside the storages and the wiring")
     return problems
 
 
 def check_write_path():
     # The check itself must be able to fail: two lines that write around the path are caught.
-    sample = [("Sources/OnTheMapServer/Controllers/X.swift", "let s: any WritableStorage\nsql = \"DELETE FROM student_location\""),
-              ("Sources/OnTheMapServer/Writes/ClassWrites.swift", "let s: any WritableStorage")]
-    assert len(write_path_problems(sample)) == 2, "the write-path check no longer catches what it should"
+    sample = [("Sources/ServerHTTP/Controllers/X.swift", "let s: any WritableStorage\nsql = \"DELETE FROM student_location\""),
+              ("Sources/ServerHTTP/Controllers/Y.swift", "let s = try await configuration.database.open(\n    queryTimeout: t,"),
+              ("Sources/ServerLiveQuery/Z.swift", "let s = try SQLiteStorage(path: p)"),
+              ("Sources/ClassRules/Writes/ClassWrites.swift", "let s: any WritableStorage")]
+    assert len(write_path_problems(sample)) == 4, "the write-path check no longer catches what it should"
     files = [(str(path.relative_to(ROOT)), path.read_text()) for path in sorted((ROOT / "Sources").rglob("*.swift"))]
     problems = write_path_problems(files)
     if problems:

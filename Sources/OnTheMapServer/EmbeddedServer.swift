@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServerAdmin
+import ServerHTTP
 import ServiceLifecycle
 
 /// An `onthemap-server` inside another process, on 127.0.0.1 and a free port: the app's

@@ -1,3 +1,4 @@
+import ClassRules
 import Foundation
 import GRDB
 import HTTPTypes
@@ -6,6 +7,10 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import OnTheMapModels
+import ServerHTTP
+import ServerLiveQuery
+import struct ServerHTTP.ServerConfiguration
+import ServerStorage
 import ServiceLifecycle
 
 /// Builds the server: storage, routes, and a Hummingbird application around them.
@@ -29,7 +34,7 @@ public enum ServerApplication {
         expensiveQueries: ExpensiveQueryGate? = nil, sessions: SessionAuthority? = nil
     ) -> Router<AppRequestContext> {
         let storage: any ServerStorage = writable
-        let writes = ClassWrites(storage: writable, configuration: configuration)
+        let writes = ClassWrites(storage: writable, limits: configuration.fairShare)
         let router = Router(context: AppRequestContext.self)
         if configuration.logRequests {
             router.add(middleware: AccessLogMiddleware(level: .info, trustProxy: configuration.trustProxy))
@@ -91,25 +96,8 @@ public enum ServerApplication {
     static func openStorage(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "onthemap-server.storage"))
         async throws -> any WritableStorage
     {
-        let storage: any WritableStorage
-        switch configuration.database {
-        case .sqlite(let path): storage = try SQLiteStorage(path: path, queryTimeout: configuration.queryTimeout)
-        case .postgres(let url):
-            guard let postgres = configuration.postgres else {
-                throw StorageOpenError.postgresNotLinked(configuration.database.description)
-            }
-            storage = try postgres.open(url, configuration.queryTimeout, logger)
-        }
-        do {
-            try await storage.migrate()
-            for collision in try await storage.migrateEmailKeys() {
-                logger.warning("e-mail collision: \(collision)")
-            }
-        } catch {
-            await storage.close()
-            throw error
-        }
-        return storage
+        try await configuration.database.open(
+            queryTimeout: configuration.queryTimeout, postgres: configuration.postgres, logger: logger)
     }
 
     /// A server ready to run, and its change-log follower and storage to close after it stops.
@@ -138,7 +126,7 @@ public enum ServerApplication {
         let feed = LocationChangeFeed()
         let expensiveQueries = ExpensiveQueryGate(slots: configuration.expensiveQueries)
         let sessions = SessionAuthority(
-            storage: storage, writes: ClassWrites(storage: storage, configuration: configuration), configuration: configuration)
+            storage: storage, writes: ClassWrites(storage: storage, limits: configuration.fairShare), configuration: configuration)
         let router = buildRouter(
             storage: storage, configuration: configuration, feed: feed, expensiveQueries: expensiveQueries, sessions: sessions)
         let liveQuery = LiveQueryServer(
@@ -201,7 +189,8 @@ struct LiveQueryShutdown: Service {
     }
 }
 
-/// Turns any error that is not already an HTTP answer into a 500 with no internals in it
+/// Answers a storage's `QueryFailure` with its wire error (400), and turns any other error that
+/// is not already an HTTP answer into a 500 with no internals in it
 /// (no stack trace, no SQL), and logs what it may: the error's type, and for a SQLite error its
 /// code and message — never the statement (GRDB's description quotes it, with its arguments'
 /// shape, and a request's `where` or `order` made it).
@@ -220,6 +209,8 @@ struct ErrorShieldMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as any HTTPResponseError {
             throw error
+        } catch let failure as QueryFailure {
+            throw APIFailure(failure)
         } catch {
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(Self.loggable(error))"])
             return JSONResponse.make(status: .internalServerError, ["code": "1", "error": "internal server error"])

@@ -1,4 +1,4 @@
-import OnTheMapServer
+import ServerStorage
 
 extension PostgresOpener {
     /// Storage on PostgreSQL through PostgresNIO: what `onthemap-server` and the server tests use.

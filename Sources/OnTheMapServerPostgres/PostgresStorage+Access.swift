@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import OnTheMapServer
+import ServerStorage
 import PostgresNIO
 
 /// Roles, suspension, hidden rows, fair share and the audit log on PostgreSQL (Docs/Access.md).

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import OnTheMapServer
+import ServerStorage
 import PostgresNIO
 
 /// Accounts and sessions on PostgreSQL (administration: PostgresStorage+Operations.swift).

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import OnTheMapServer
+import ServerStorage
 import PostgresNIO
 
 /// The canonical e-mail key on PostgreSQL (`EmailKey`, computed in Swift so that both stores

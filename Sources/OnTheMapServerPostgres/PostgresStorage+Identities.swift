@@ -1,5 +1,5 @@
 import Foundation
-import OnTheMapServer
+import ServerStorage
 import PostgresNIO
 
 /// Provider identities on PostgreSQL.

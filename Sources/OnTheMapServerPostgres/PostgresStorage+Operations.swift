@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import OnTheMapServer
+import ServerStorage
 import PostgresNIO
 
 /// Account administration on PostgreSQL (the throttle and invites: PostgresStorage+Throttle.swift).

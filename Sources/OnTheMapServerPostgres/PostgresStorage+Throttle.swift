@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import OnTheMapServer
+import ServerStorage
 import PostgresNIO
 
 /// The attempt throttle, trusted addresses and invites on PostgreSQL (the same statements as

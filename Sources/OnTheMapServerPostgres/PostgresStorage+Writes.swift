@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import OnTheMapServer
+import ServerStorage
 import PostgresNIO
 
 /// Writes of StudentLocation rows on PostgreSQL: each in a transaction, an owner check under a row lock.

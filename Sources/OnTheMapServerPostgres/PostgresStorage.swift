@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import OnTheMapServer
+import ServerStorage
 import PostgresNIO
 
 /// Storage on PostgreSQL, for a class that outgrows one machine: several stateless server
@@ -20,7 +20,7 @@ final class PostgresStorage: WritableStorage {
 
     /// Connects to `url` (`postgres://user:password@host:port/database`; TLS off, for loopback
     /// and private networks).
-    init(url: URL, queryTimeout: Duration = ServerConfiguration.defaultQueryTimeout, logger: Logger) throws {
+    init(url: URL, queryTimeout: Duration = DatabaseLocation.defaultQueryTimeout, logger: Logger) throws {
         guard let host = url.host, !url.path.isEmpty else {
             throw PostgresStorageError.badURL("expected postgres://user[:password]@host[:port]/database")
         }
@@ -119,13 +119,13 @@ final class PostgresStorage: WritableStorage {
         }
     }
 
-    /// A list query's database error as the client's answer: a bad regex (102), the budget spent
-    /// (`query_canceled`: 124), else unchanged.
+    /// A list query's database error as a `QueryFailure`: a bad regex, the budget spent
+    /// (`query_canceled`), else unchanged.
     private static func listFailure(_ error: any Error) -> any Error {
         guard let error = error as? PSQLError else { return error }
         switch error.serverInfo?[.sqlState] {
-        case PostgresError.Code.invalidRegularExpression.raw: return APIFailure.invalidQuery("bad $regex: not a valid regular expression")
-        case PostgresError.Code.queryCanceled.raw: return APIFailure.queryTooExpensive()
+        case PostgresError.Code.invalidRegularExpression.raw: return QueryFailure.invalidRegex
+        case PostgresError.Code.queryCanceled.raw: return QueryFailure.tooExpensive
         default: return error
         }
     }

@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import OnTheMapServer
+import ServerHTTP
 
 /// The server's requests to login providers through AsyncHTTPClient, read with backpressure:
 /// the body is pulled a part at a time (AsyncHTTPClient asks the socket for more only when the

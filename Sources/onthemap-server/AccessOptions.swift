@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import OnTheMapModels
 import OnTheMapServer
+import ServerHTTP
 
 extension SignUpPolicy: ExpressibleByArgument {}
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OnTheMapServer
 import SafeText
+import ServerAdmin
 
 /// `user role|suspend|unsuspend`, `location list|hide|unhide|delete` and `audit`: moderation from
 /// the command line (Docs/Access.md, Docs/Operations.md). Every act goes to the audit log as

@@ -4,6 +4,8 @@ import Logging
 import OnTheMapServer
 import OnTheMapServerPostgres
 import OnTheMapServerProviderClient
+import ServerAdmin
+import ServerHTTP
 
 /// `onthemap-server`: the wire-compatible On the Map server and its administration.
 @main

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OnTheMapServer
+import ServerAdmin
 
 extension ServerDatabase.TransferFormat: ExpressibleByArgument {}
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OnTheMapServer
 import SafeText
+import ServerAdmin
 
 extension OnTheMapServerCommand.User {
     struct List: AsyncParsableCommand {

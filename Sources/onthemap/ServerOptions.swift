@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import OnTheMapConfig
 import OnTheMapServer
+import ServerHTTP
 
 extension APIDialect: ExpressibleByArgument {}
 

@@ -1,4 +1,6 @@
+import ClassRules
 import OnTheMapServer
+import ServerStorage
 import Testing
 
 /// The table of Docs/Access.md, cell by cell, against the pure rule (`Access`) that every path —

@@ -4,6 +4,8 @@ import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerAdmin
+@testable import ServerHTTP
 
 /// `SQLiteBackup` on real SQLite files: the copy's form, and every refusal worded for the
 /// operator. (The copy taken under load, and a server on the restored file: `BackupTests`.)

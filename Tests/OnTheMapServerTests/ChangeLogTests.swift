@@ -1,9 +1,12 @@
+import ClassRules
 import Foundation
 import Logging
 import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerAdmin
+@testable import ServerHTTP
 
 /// Every write reaches every instance's live subscribers through the change log that the
 /// database's triggers keep (Docs/Architecture.md, "The change log"), decided for each subscriber

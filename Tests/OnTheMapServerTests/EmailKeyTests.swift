@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import OnTheMapServer
+import ServerAdmin
+import ServerStorage
 import ServerTestSupport
 import Testing
 

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerHTTP
 
 /// The `Date` header: the pure formatter against known dates and libc's `gmtime_r`, the
 /// once-a-second cache, and the headers on real answers.

@@ -1,8 +1,10 @@
 import Foundation
 import NIOCore
-@testable import OnTheMapServer
 import ServerTestSupport
 import Testing
+
+@testable import OnTheMapServer
+@testable import ServerHTTP
 
 /// The list-answer cache: the newest page is served from memory, and no write is hidden by it
 /// for longer than the rules say.

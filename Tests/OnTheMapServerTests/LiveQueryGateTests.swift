@@ -1,8 +1,12 @@
+import ClassRules
 import Foundation
 import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerHTTP
+@testable import ServerLiveQuery
+@testable import ServerStorage
 
 /// A socket's `query` op passes the REST list's expensive-query gate (was: it skipped the gate, so
 /// six anonymous sockets looping catastrophic `query`s slowed the app's list to 1.8 s while the
@@ -19,7 +23,7 @@ import Testing
         let gate = ExpensiveQueryGate(slots: 1)
         let configuration = ServerConfiguration(databasePath: path)
         let sessions = SessionAuthority(
-            storage: storage, writes: ClassWrites(storage: storage, configuration: configuration), configuration: configuration)
+            storage: storage, writes: ClassWrites(storage: storage, limits: configuration.fairShare), configuration: configuration)
         let live = LiveQueryServer(
             storage: storage, configuration: configuration, sessions: sessions, visibility: { _, _ in true },
             expensiveQueries: gate)

@@ -3,6 +3,8 @@ import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerAdmin
+@testable import ServerHTTP
 
 /// The login throttle over real HTTP: per account and address, per address, per account from
 /// untrusted addresses, and reset by a good login.

@@ -3,6 +3,10 @@ import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerHTTP
+@testable import ServerStorage
+
+import enum ServerStorage.Predicate
 
 /// The in-memory evaluator LiveQuery uses agrees with the SQL the REST list runs, on the same
 /// rows, for every `where` of the query tests and the edge cases of three-valued logic.

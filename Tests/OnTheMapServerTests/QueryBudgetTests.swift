@@ -3,10 +3,13 @@ import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerHTTP
+@testable import ServerStorage
 
 /// The time budget of a list query, on the storage itself: a scan that runs past it ends with
-/// "query too expensive" (SQLite: progress handler and regex deadline; PostgreSQL:
-/// `statement_timeout`), and the connection serves the next query normally.
+/// `QueryFailure.tooExpensive`, which the API answers "query too expensive" (SQLite: progress
+/// handler and regex deadline; PostgreSQL: `statement_timeout`), and the connection serves the
+/// next query normally.
 @Suite struct QueryBudgetTests {
     @Test(arguments: TestBackend.available) func aQueryPastItsBudgetIsRefusedAndTheNextOneAnswers(_ backend: TestBackend) async throws {
         let server = try await TestServer.start(backend: backend)
@@ -25,7 +28,10 @@ import Testing
         do {
             _ = try await storage.locations(slow)
             Issue.record("the query finished within 20 ms")
-        } catch let failure as APIFailure {
+        } catch let refusal as QueryFailure {
+            // The storage's refusal, and the API's answer to it.
+            #expect(refusal == .tooExpensive)
+            let failure = APIFailure(refusal)
             #expect(failure.status == .badRequest)
             guard case .parse(let code, let message) = failure.body else { throw failure }
             #expect(code == 124)
@@ -44,7 +50,7 @@ import Testing
             do {
                 #expect(try await storage.locations(main).rows.count == 100)
                 answered += 1
-            } catch let failure as APIFailure where failure.status == .badRequest {
+            } catch QueryFailure.tooExpensive {
                 overBudget += 1
             }
         }

@@ -3,6 +3,8 @@ import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerHTTP
+@testable import ServerStorage
 
 /// The caps on one `where` (`WhereLimits`): past any, 400 `{"code":124,"error":"query too expensive"}`.
 @Suite struct QueryLimitTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerHTTP
 
 /// The router serves exactly the paths and methods of the OpenAPI document: no route the
 /// document leaves out, no documented operation without a route. The router takes its paths from

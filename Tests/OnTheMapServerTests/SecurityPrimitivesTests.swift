@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import OnTheMapServer
+@testable import ServerHTTP
+@testable import ServerStorage
 
 /// The small pieces the server's security rests on: SHA-256, sealed session ids, how client
 /// addresses are counted, the hash gate, and the data folder's mode.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OnTheMapServer
+import ServerStorage
 import ServerTestSupport
 import Testing
 

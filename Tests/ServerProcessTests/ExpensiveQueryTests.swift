@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapServer
+import ServerAdmin
 import ServerTestSupport
 import Testing
 

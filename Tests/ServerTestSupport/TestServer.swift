@@ -7,6 +7,8 @@ import PostgresNIO
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import ServerAdmin
+import ServerHTTP
 #endif
 
 /// The databases a storage test runs against: SQLite always; PostgreSQL when

@@ -45,12 +45,14 @@ struct ViewerTests {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
         let comparison = /uniqueKey\s*[!=]=|[!=]=\s*[A-Za-z_.?]*uniqueKey\b/
+        // The server's targets (OnTheMapServer, OnTheMapServerPostgres, …ProviderClient and the layers).
+        let serverTargets = ["OnTheMapServer", "ServerStorage", "ClassRules", "ServerHTTP", "ServerLiveQuery", "ServerAdmin"]
         var offenders: [String] = []
         let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
         var read = 0
         for case let file as URL in files where file.pathExtension == "swift" {
             let path = file.path.replacingOccurrences(of: sources.path + "/", with: "")
-            if path.hasPrefix("OnTheMapServer") || path == "ViewModels/Viewer.swift" { continue }
+            if serverTargets.contains(where: path.hasPrefix) || path == "ViewModels/Viewer.swift" { continue }
             read += 1
             let text = try String(contentsOf: file, encoding: .utf8)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()

@@ -1,5 +1,8 @@
 import Foundation
 import Metrics
+import ServerHTTP
+import ServerStorage
+import struct ServerStorage.AccountDeletion
 
 /// A storage that reports on its database pool to swift-metrics (`/metrics`):
 ///

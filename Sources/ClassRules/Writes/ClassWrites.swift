@@ -1,0 +1,213 @@
+import Foundation
+import OnTheMapModels
+import ServerStorage
+import struct ServerStorage.AccountDeletion
+
+/// The one write path (Docs/Architecture.md, "One write path"): every write of a StudentLocation
+/// row or an account — the REST API's, every `onthemap-server` command's, `import`'s and the demo
+/// seed's — is a method here. Each asks the rule (`Access`) for the writer, checks the limits
+/// that REST and the command line share (the hide reason), counts fair share, writes, and audits
+/// the moderation acts. The record of the change is not for it to remember: the database's
+/// triggers log every write in its own transaction, and every instance's `ChangeLogFollower`
+/// reads that log.
+///
+/// Only this type holds a `WritableStorage`; the rest of the server sees `any ServerStorage`,
+/// which has no write to call.
+package struct ClassWrites: Sendable {
+    /// Who writes: a caller of the API (the rule decides), or the operator at the command line
+    /// (every act allowed; audited as `operator`).
+    package enum Writer: Sendable, Hashable {
+        case caller(Caller)
+        case `operator`
+    }
+
+    private let storage: any WritableStorage
+    private let limits: FairShareLimits
+    private var fairShare: FairShare { FairShare(storage: storage, limits: limits) }
+    private var audit: AuditLog { AuditLog(storage: storage) }
+
+    package init(storage: any WritableStorage, limits: FairShareLimits) {
+        self.storage = storage
+        self.limits = limits
+    }
+
+    /// The longest hide reason, in bytes.
+    package static let maxReasonBytes = 200
+
+    /// Checks a hide reason, for the API and the command line alike: 1 to `maxReasonBytes`
+    /// bytes, not only spaces.
+    package static func checkReason(_ reason: String) throws(WriteRefusal) {
+        guard !reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw .invalid("A reason is required to hide a location.")
+        }
+        guard reason.utf8.count <= maxReasonBytes else {
+            throw .invalid("The reason must be at most \(maxReasonBytes) bytes.")
+        }
+    }
+
+    // MARK: Locations
+
+    /// A new row of `changes` for `caller`, with a new objectId; fair share counted.
+    package func createLocation(_ changes: LocationChanges, by caller: Caller, now: Date = Date()) async throws -> StoredLocation {
+        do { try Access.checkCreate(uniqueKey: changes.uniqueKey, caller) } catch { throw WriteRefusal.access(error) }
+        try await fairShare.countWrite(caller, now: now)
+        let time = WireDate.string(from: now)
+        let row = StoredLocation(
+            objectId: RandomID.alphanumeric(10), uniqueKey: changes.uniqueKey, firstName: changes.firstName,
+            lastName: changes.lastName, mapString: changes.mapString, mediaURL: changes.mediaURL,
+            latitude: changes.latitude, longitude: changes.longitude, createdAt: time, updatedAt: time)
+        if caller.accountKey != nil {
+            guard try await storage.insert(row, maxRowsPerOwner: limits.maxRowsPerAccount) else {
+                throw WriteRefusal.rowLimit(limits.maxRowsPerAccount)
+            }
+        } else {
+            try await storage.insert(row)
+        }
+        return row
+    }
+
+    /// Applies `changes` to a row `caller` may write; its new `updatedAt`.
+    package func updateLocation(objectId: String, _ changes: LocationChanges, by caller: Caller, now: Date = Date()) async throws
+        -> String
+    {
+        let owner: String?
+        do { owner = try Access.requiredOwner(for: .update, caller) } catch { throw WriteRefusal.access(error) }
+        if let owner, let key = changes.uniqueKey, key != owner {
+            throw WriteRefusal.access(.forbidden("You cannot give a location to another account."))
+        }
+        _ = try await visibleRow(objectId: objectId, caller)
+        try await fairShare.countWrite(caller, now: now)
+        let time = WireDate.string(from: now)
+        switch try await storage.update(objectId: objectId, changes: changes, updatedAt: time, owner: owner) {
+        case .done: return time
+        case .notFound: throw WriteRefusal.notFound
+        case .notOwner: throw try await refusalOfOthersRow(objectId: objectId, caller)
+        }
+    }
+
+    /// The row, when `caller` may see it; a row it may not see is answered as no row at all (404,
+    /// as a read of it is), so that a write does not tell a hidden row exists.
+    private func visibleRow(objectId: String, _ caller: Caller) async throws -> StoredLocation {
+        guard let row = try await storage.location(objectId: objectId), Access.maySee(row, caller) else {
+            throw WriteRefusal.notFound
+        }
+        return row
+    }
+
+    /// The refusal of a write the storage found to be of another's row: 404 when the row is (by
+    /// now) one `caller` may not see (thrown by `visibleRow`), else 403.
+    private func refusalOfOthersRow(objectId: String, _ caller: Caller) async throws -> WriteRefusal {
+        _ = try await visibleRow(objectId: objectId, caller)
+        return WriteRefusal.access(.forbidden("This location belongs to another account."))
+    }
+
+    /// Deletes a row: a caller's own, any row for a moderator (audited when another's) or under
+    /// `--open-writes` (the 2015 Parse contract), any row for the operator (audited).
+    package func deleteLocation(objectId: String, by writer: Writer, now: Date = Date()) async throws {
+        switch writer {
+        case .operator:
+            guard try await storage.delete(objectId: objectId, owner: nil) == .done else { throw WriteRefusal.notFound }
+            try await audit.record(actor: AuditLog.operator, action: "delete-location", target: objectId, now: now)
+        case .caller(let caller):
+            let owner: String?
+            do { owner = try Access.requiredOwner(for: .delete, caller) } catch { throw WriteRefusal.access(error) }
+            let row = try await visibleRow(objectId: objectId, caller)
+            try await fairShare.countWrite(caller, now: now)
+            // A moderator deleting another's row is a moderation act: it goes to the audit log.
+            var othersRow = false
+            if case .account(let key, .moderator) = caller { othersRow = row.uniqueKey != key }
+            switch try await storage.delete(objectId: objectId, owner: owner) {
+            case .done:
+                if othersRow, let key = caller.accountKey {
+                    try await audit.record(actor: key, action: "delete-location", target: objectId, now: now)
+                }
+            case .notFound: throw WriteRefusal.notFound
+            case .notOwner: throw try await refusalOfOthersRow(objectId: objectId, caller)
+            }
+        }
+    }
+
+    /// Hides a row with `reason` (checked by `checkReason`), or shows it again (`nil`): moderators
+    /// and the operator; audited. The time of the act.
+    @discardableResult
+    package func setHidden(objectId: String, reason: String?, by writer: Writer, now: Date = Date()) async throws -> String {
+        let actor: String
+        switch writer {
+        case .operator: actor = AuditLog.operator
+        case .caller(let caller):
+            do { try Access.checkModerate(caller) } catch { throw WriteRefusal.access(error) }
+            actor = caller.accountKey ?? AuditLog.operator
+        }
+        if let reason { try Self.checkReason(reason) }
+        let time = WireDate.string(from: now)
+        let mark = reason.map { HiddenMark(at: time, reason: $0, by: actor) }
+        guard try await storage.setHidden(objectId: objectId, mark: mark) else { throw WriteRefusal.notFound }
+        try await audit.record(actor: actor, action: reason == nil ? "unhide" : "hide", target: objectId, reason: reason, now: now)
+        return time
+    }
+
+    /// Adds rows as they are (the operator's `import`, the demo seed), in one transaction.
+    package func importLocations(_ rows: [StoredLocation]) async throws {
+        try await storage.insert(rows)
+    }
+
+    /// Adds `count` synthetic rows (benchmarks), announced to no subscriber.
+    package func fillSynthetic(count: Int) async throws {
+        try await storage.fillSynthetic(count: count)
+    }
+
+    // MARK: Accounts
+
+    /// A new account: with `invite` (a code's hash) one use of it is taken in the same
+    /// transaction; with `identity` the provider identity is linked in it.
+    package func createAccount(_ account: Account, spendingInvite invite: String? = nil, now: Date = Date()) async throws {
+        if let invite {
+            try await storage.insert(account, spendingInvite: invite, now: now.timeIntervalSince1970)
+        } else {
+            try await storage.insert(account)
+        }
+    }
+
+    /// A new account made from a provider profile, linked to its identity.
+    package func createAccount(_ account: Account, linking identity: ProviderIdentity) async throws {
+        try await storage.insert(account, linking: identity)
+    }
+
+    /// A new password hash; ends the account's sessions.
+    package func setPassword(key: String, passwordHash: String) async throws {
+        guard try await storage.updatePassword(key: key, passwordHash: passwordHash) else { throw WriteRefusal.notFound }
+    }
+
+    /// Sets an account's role (the operator); audited.
+    package func setRole(key: String, role: AccountRole, now: Date = Date()) async throws {
+        guard try await storage.setRole(key: key, role: role) else { throw WriteRefusal.notFound }
+        try await audit.record(actor: AuditLog.operator, action: "role", target: key, reason: role.rawValue, now: now)
+    }
+
+    /// Suspends an account (its sessions end, its rows are hidden) or lets it back (the operator);
+    /// audited.
+    package func setSuspended(key: String, suspended: Bool, reason: String?, now: Date = Date()) async throws {
+        guard try await storage.setSuspended(key: key, at: suspended ? WireDate.string(from: now) : nil) else {
+            throw WriteRefusal.notFound
+        }
+        try await audit.record(
+            actor: AuditLog.operator, action: suspended ? "suspend" : "unsuspend", target: key, reason: reason, now: now)
+    }
+
+    /// Deletes an account, its sessions and its rows: by the account itself (a caller whose key
+    /// it is) or the operator; audited.
+    package func deleteAccount(key: String, by writer: Writer, now: Date = Date()) async throws -> AccountDeletion {
+        let actor: String
+        switch writer {
+        case .operator: actor = AuditLog.operator
+        case .caller(let caller):
+            guard caller.accountKey == key else {
+                throw WriteRefusal.access(.forbidden("Only the account itself may do this: send its session."))
+            }
+            actor = key
+        }
+        guard let deleted = try await storage.deleteAccount(key: key) else { throw WriteRefusal.notFound }
+        try await audit.record(actor: actor, action: "delete-account", target: key, now: now)
+        return deleted
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import GRDB
+import ServerHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `onthemap-server backup` and `restore` for a SQLite database, through SQLite's online backup
+/// API (GRDB's `backup(to:)`): the copy is taken in one read transaction of the live file, so it
+/// is consistent, and in WAL mode a reader never blocks the server's writer, so the server keeps
+/// serving. A PostgreSQL database is refused with a sentence naming `pg_dump` / `pg_restore`.
+public enum SQLiteBackup {
+    /// What a database file holds.
+    public struct Contents: Sendable, Equatable, CustomStringConvertible {
+        public var locations: Int
+        public var accounts: Int
+        public var sessions: Int
+
+        public var description: String {
+            "\(locations) location\(locations == 1 ? "" : "s"), \(accounts) account\(accounts == 1 ? "" : "s") "
+                + "and \(sessions) session\(sessions == 1 ? "" : "s")"
+        }
+    }
+
+    /// A refusal, worded for the operator.
+    public struct Refusal: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The tables a file must have to be one of ours.
+    static let schemaTables = ["student_location", "account", "session"]
+
+    /// Copies the database `configuration` names into `path` (a new file, mode 0600, written
+    /// beside `path` and renamed into place once complete and checked, so `path` is never a half
+    /// copy), then checks the copy as `restore` would. Returns what the copy holds.
+    public static func backup(_ configuration: ServerConfiguration, to path: String) throws -> Contents {
+        let source = try sqlitePath(
+            configuration,
+            refusal: "a PostgreSQL database is backed up with pg_dump, not this command: "
+                + "pg_dump --format=custom --file=onthemap.dump \"$DATABASE_URL\" (Docs/Operations.md, Backups).")
+        guard FileManager.default.fileExists(atPath: source) else { throw Refusal(description: "No database at \(source).") }
+        let target = URL(fileURLWithPath: path).standardizedFileURL
+        if sameFile(target.path, source) {
+            throw Refusal(description: "\(path) is the database itself; back it up to another file.")
+        }
+        let partial = target.deletingLastPathComponent()
+            .appendingPathComponent(".\(target.lastPathComponent).partial-\(UUID().uuidString)").path
+        guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600])
+        else { throw Refusal(description: "Cannot write \(target.deletingLastPathComponent().path).") }
+        do {
+            let live = try DatabaseQueue(path: source, configuration: readOnly())
+            let copy = try DatabaseQueue(path: partial)
+            try live.backup(to: copy)
+            try live.close()
+            // The live file is in WAL mode and the copy took its header: make the copy one
+            // self-contained file.
+            try copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+            try copy.close()
+            try sync(partial)
+            let contents = try check(partial)
+            guard rename(partial, target.path) == 0 else {
+                throw Refusal(description: "Cannot rename the copy to \(target.path): \(String(cString: strerror(errno))).")
+            }
+            try? sync(target.deletingLastPathComponent().path)
+            return contents
+        } catch {
+            try? FileManager.default.removeItem(atPath: partial)
+            throw error
+        }
+    }
+
+    /// Checks that `path` is a whole database of ours: it opens, passes `PRAGMA integrity_check`
+    /// and has our tables. Returns what it holds.
+    public static func check(_ path: String) throws -> Contents {
+        guard FileManager.default.fileExists(atPath: path) else { throw Refusal(description: "No file at \(path).") }
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: readOnly())
+        } catch {
+            throw Refusal(description: "\(path) cannot be opened as a SQLite database: \(reason(error)).")
+        }
+        defer { try? queue.close() }
+        return try queue.read { db in
+            let verdict: [String]
+            do {
+                verdict = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            } catch {
+                throw Refusal(description: "\(path) is not a SQLite database: \(reason(error)).")
+            }
+            guard verdict == ["ok"] else {
+                throw Refusal(description: "\(path) fails SQLite's integrity check: \(verdict.first ?? "no answer").")
+            }
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            let missing = schemaTables.filter { !tables.contains($0) }
+            guard missing.isEmpty else {
+                throw Refusal(
+                    description: "\(path) is a SQLite database but not an onthemap-server one "
+                        + "(no \(missing.joined(separator: " or ")) table).")
+            }
+            return try contents(db)
+        }
+    }
+
+    /// Replaces the database `configuration` names with the backup at `path`, after checking the
+    /// backup (`check`) and, unless `force`, that the database is empty (no location and no
+    /// account); the restored database is then migrated to this version's schema. Returns what
+    /// it now holds. Stop the server first: a running server would keep its caches.
+    public static func restore(_ configuration: ServerConfiguration, from path: String, force: Bool) async throws
+        -> Contents
+    {
+        let target = try sqlitePath(
+            configuration,
+            refusal: "a PostgreSQL database is restored with pg_restore, not this command: "
+                + "pg_restore --clean --if-exists --no-owner --dbname=\"$DATABASE_URL\" onthemap.dump "
+                + "(Docs/Operations.md, Backups).")
+        _ = try check(path)
+        if sameFile(path, target) { throw Refusal(description: "\(path) is the database itself.") }
+        // Opening through the server's own storage creates the folder and file with its modes
+        // and the schema, so an absent database counts as empty.
+        let current = try await ServerDatabase.open(configuration)
+        await current.close()
+        let before = try contents(ofFile: target)
+        if !force, before.locations > 0 || before.accounts > 0 {
+            throw Refusal(
+                description: "\(target) is not empty (\(before)); restoring would replace it. "
+                    + "Stop the server, back it up if it matters, then run restore again with --force.")
+        }
+        try copy(path, over: target)
+        // A backup from an older version gets this version's migrations.
+        let restored = try await ServerDatabase.open(configuration)
+        await restored.close()
+        return try check(target)
+    }
+
+    // MARK: -
+
+    private static func contents(ofFile path: String) throws -> Contents {
+        let queue = try DatabaseQueue(path: path, configuration: readOnly())
+        defer { try? queue.close() }
+        return try queue.read { try contents($0) }
+    }
+
+    /// The backup API the other way round: every page of `source` over `target`, in one write
+    /// transaction of `target`.
+    private static func copy(_ source: String, over target: String) throws {
+        var writing = Configuration()
+        writing.busyMode = .timeout(10)
+        let backup = try DatabaseQueue(path: source, configuration: readOnly())
+        let live = try DatabaseQueue(path: target, configuration: writing)
+        try backup.backup(to: live)
+        try backup.close()
+        try live.close()
+    }
+
+    private static func sqlitePath(_ configuration: ServerConfiguration, refusal: String) throws -> String {
+        switch configuration.database {
+        case .sqlite(let path): return path
+        case .postgres: throw Refusal(description: refusal.prefix(1).uppercased() + refusal.dropFirst())
+        }
+    }
+
+    private static func readOnly() -> Configuration {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        return configuration
+    }
+
+    private static func contents(_ db: Database) throws -> Contents {
+        func count(_ table: String) throws -> Int {
+            let exists = try Bool.fetchOne(
+                db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table])
+            guard exists == true else { return 0 }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+        }
+        return Contents(locations: try count("student_location"), accounts: try count("account"), sessions: try count("session"))
+    }
+
+    private static func sameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat()
+        var b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    private static func sync(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw Refusal(description: "Cannot open \(path) to sync it.") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw Refusal(description: "Cannot sync \(path) to disk.") }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        (error as? DatabaseError)?.message ?? String(describing: error)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OnTheMapModels
+
+/// The request-wide trust rules (Docs/Security.md, "Trust rules"), checked before any route:
+///
+/// - A request that carries an `X-XSRF-TOKEN` header must carry the same value in its
+///   `XSRF-TOKEN` cookie; otherwise it is refused 403 whatever else identifies it (a bearer token,
+///   the session cookie). The original clients send the two together, or neither.
+/// - Every answer is marked `Cache-Control: private` and `Vary: Authorization, Cookie`: the
+///   server resolves the caller from those headers, and what it answers (which rows, a user's
+///   e-mail, a session) depends on them, so no shared cache may hand one caller's answer to another.
+package struct TrustRulesMiddleware: RouterMiddleware {
+    package typealias Context = AppRequestContext
+
+    package init() {}
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let header = request.headers[.xsrfToken] {
+            guard let cookie = request.cookie("XSRF-TOKEN"), ConstantTime.equal(header, cookie) else {
+                throw Self.xsrfMismatch(path: request.uri.path)
+            }
+        }
+        do {
+            var response = try await next(request, context)
+            Self.markPersonal(&response.headers)
+            return response
+        } catch let error as any HTTPResponseError {
+            var response = try error.response(from: request, context: context)
+            Self.markPersonal(&response.headers)
+            return response
+        }
+    }
+
+    /// `Cache-Control: private` (replacing any public caching the route chose) and
+    /// `Vary: Authorization, Cookie`: every answer may depend on the caller, since the caller is
+    /// resolved from those headers (an anonymous answer differs from a moderator's).
+    static func markPersonal(_ headers: inout HTTPFields) {
+        headers[.cacheControl] = "private"
+        headers[.vary] = "Authorization, Cookie"
+    }
+
+    /// The refusal, in the style of the path's family (the session API's is prefixed).
+    static func xsrfMismatch(path: String) -> APIFailure {
+        let message = "The X-XSRF-TOKEN header does not match the XSRF-TOKEN cookie."
+        let accounts = [RequestPath.Accounts.v1, .api].contains { path.hasPrefix($0.session) || path.hasPrefix($0.users) }
+        return accounts ? .udacity(.forbidden, message) : .parse(.forbidden, 119, message)
+    }
+}
+
+/// A credential (an e-mail, a password, a token) with a NUL in it is refused 400 before it
+/// reaches a store: SQLite's C strings end at a NUL (so `ada@x\0junk` was `ada@x`), PostgreSQL
+/// refuses it (500), and bcrypt stops at it.
+enum CredentialText {
+    static func hasNUL(_ text: String) -> Bool { text.utf8.contains(0) }
+
+    /// Whether any string in `value` (an object of credential fields) holds a NUL.
+    static func hasNUL(_ value: JSONValue?) -> Bool {
+        switch value {
+        case .string(let text): return hasNUL(text)
+        case .object(let fields): return fields.values.contains { hasNUL($0) }
+        case .array(let items): return items.contains { hasNUL($0) }
+        default: return false
+        }
+    }
+}
+
+/// Whether a LiveQuery upgrade's `Origin` may open a socket (Docs/Security.md): no `Origin`
+/// (the app, `onthemap watch`, native SDKs send none), the server's own origin (the `Origin`'s
+/// host and port are the request's `Host`), or one given with `--allowed-origin`. Anything else
+/// — another site's page, `null` — is refused 403 at the upgrade.
+package enum OriginCheck {
+    package static func allows(origin: String?, host: String?, allowed: [String]) -> Bool {
+        guard let origin else { return true }
+        let given = normalised(origin)
+        if allowed.contains(where: { normalised($0) == given }) { return true }
+        guard let host, let range = given.range(of: "://") else { return false }
+        let scheme = given[..<range.lowerBound]
+        guard scheme == "http" || scheme == "https" else { return false }
+        return given[range.upperBound...] == host.lowercased()
+    }
+
+    static func normalised(_ origin: String) -> String {
+        var text = origin.trimmingCharacters(in: .whitespaces).lowercased()
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,205 @@
+import ClassRules
+import Foundation
+import NIOConcurrencyHelpers
+import ServerHTTP
+import ServerStorage
+
+/// Every open LiveQuery socket of this process and their subscriptions; turns each change of
+/// the feed into events and queues them on the sockets that should get them.
+package final class LiveQueryHub: Sendable {
+    struct Subscription: Sendable {
+        var query: LiveQueryRequest.Query
+        /// Whose view this subscription has (its own token's account, else the socket's).
+        var caller: Caller
+        /// The session token `caller` was resolved from (its own, else the socket's): asked again
+        /// when the change log says its account changed (`LiveQueryServer.followCaller`).
+        var sessionToken: String?
+        /// The change log's end when it subscribed: changes logged before (which the follower may
+        /// still be delivering) are not its events — its `query` page has them.
+        var since: Int64 = 0
+    }
+
+    let visibility: LiveQueryVisibility
+    private let connections = NIOLockedValueBox<[Int: LiveQueryConnection]>([:])
+    private let nextClientId = NIOLockedValueBox(0)
+
+    init(visibility: @escaping LiveQueryVisibility) { self.visibility = visibility }
+
+    var connectionCount: Int { connections.withLockedValue { $0.count } }
+
+    func add(_ connection: LiveQueryConnection) { connections.withLockedValue { $0[connection.clientId] = connection } }
+    func remove(_ connection: LiveQueryConnection) { _ = connections.withLockedValue { $0.removeValue(forKey: connection.clientId) } }
+    func makeClientId() -> Int { nextClientId.withLockedValue { $0 += 1; return $0 } }
+    var allConnections: [LiveQueryConnection] { connections.withLockedValue { Array($0.values) } }
+
+    /// The sockets whose own caller or one of whose subscriptions' callers is this account.
+    func connections(ofAccount key: String) -> [LiveQueryConnection] {
+        allConnections.filter { connection in
+            connection.caller.accountKey == key || connection.subscriptions().contains { $0.1.caller.accountKey == key }
+        }
+    }
+
+    /// `$regex` constraints in the subscriptions of every socket from `address`.
+    func regexCount(address: String) -> Int {
+        allConnections.reduce(0) { $1.address == address ? $0 + $1.regexCount : $0 }
+    }
+
+    /// Called by the feed, in write order: one event per matching subscription.
+    package func publish(_ change: LocationChange) {
+        for connection in connections.withLockedValue({ Array($0.values) }) {
+            for (requestId, subscription) in connection.subscriptions() {
+                guard let message = event(for: change, subscription, clientId: connection.clientId, requestId: requestId)
+                else { continue }
+                if !connection.enqueue(message) { break }
+            }
+        }
+    }
+
+    /// The event a change means for one subscription, or `nil`: `where` and visibility decide on
+    /// the row before and after (docs/livequery.md's table).
+    func event(for change: LocationChange, _ subscription: Subscription, clientId: Int, requestId: Int) -> String? {
+        guard change.seq == 0 || change.seq > subscription.since else { return nil }
+        func matches(_ row: StoredLocation?) -> Bool {
+            guard let row else { return false }
+            return subscription.query.predicate.matches(row) && visibility(row, subscription.caller)
+        }
+        let before = matches(change.before)
+        let after = matches(change.after)
+        let fields = subscription.query.fields
+        switch (before, after, change.before, change.after) {
+        case (false, true, nil, let row?):
+            return LiveQueryReply.event("create", clientId: clientId, requestId: requestId, object: row, original: nil, fields: fields)
+        case (false, true, _, let row?):
+            return LiveQueryReply.event("enter", clientId: clientId, requestId: requestId, object: row, original: nil, fields: fields)
+        case (true, true, let original?, let row?):
+            return LiveQueryReply.event(
+                "update", clientId: clientId, requestId: requestId, object: row, original: original, fields: fields)
+        case (true, false, let row?, let now?):
+            // The row as it is now, unless the subscriber may no longer see it: then as it was.
+            let shown = visibility(now, subscription.caller) ? now : row
+            return LiveQueryReply.event("leave", clientId: clientId, requestId: requestId, object: shown, original: nil, fields: fields)
+        case (true, false, let row?, nil):
+            return LiveQueryReply.event("delete", clientId: clientId, requestId: requestId, object: row, original: nil, fields: fields)
+        default:
+            return nil
+        }
+    }
+}
+
+/// One socket: its subscriptions and its bounded queue of messages to send.
+///
+/// The queue is the socket's own outbound buffer: a message is handed to the socket at once and
+/// counts as queued until the socket has written it to the kernel. A subscriber that stops
+/// reading lets `queueLength` messages pile up and is then dropped (`overflowed`), never slowing
+/// the others (`enqueue` never waits).
+final class LiveQueryConnection: Sendable {
+    /// What a connection needs of its socket; each may be called from any thread.
+    struct Socket: Sendable {
+        /// Sends one text message; `written` is called once it has left (or can no longer).
+        var send: @Sendable (_ message: String, _ written: @escaping @Sendable () -> Void) -> Void
+        /// Called once when the queue overflowed: the socket is to be closed (1008).
+        var overflowed: @Sendable () -> Void
+        /// Closes the socket as the server goes away (1001).
+        var goingAway: @Sendable () -> Void
+        /// Closes the socket because the session it was opened with ended (1000), after the
+        /// messages queued so far.
+        var sessionEnded: @Sendable () -> Void
+    }
+
+    let clientId: Int
+    let address: String
+    private let queueLength: Int
+    private let socket: Socket
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var subscriptions: [Int: LiveQueryHub.Subscription] = [:]
+        var caller = Caller.anonymous
+        /// The session token of `connect`, if any.
+        var sessionToken: String?
+        var connected = false
+        var overflowed = false
+        /// Messages handed to the socket and not yet written.
+        var queued = 0
+    }
+
+    init(clientId: Int, address: String, queueLength: Int, socket: Socket) {
+        self.clientId = clientId
+        self.address = address
+        self.queueLength = queueLength
+        self.socket = socket
+    }
+
+    var isConnected: Bool { state.withLockedValue { $0.connected } }
+    var caller: Caller { state.withLockedValue { $0.caller } }
+    var subscriptionCount: Int { state.withLockedValue { $0.subscriptions.count } }
+
+    var sessionToken: String? { state.withLockedValue { $0.sessionToken } }
+    /// `$regex` constraints in all of this socket's subscriptions.
+    var regexCount: Int { state.withLockedValue { $0.subscriptions.values.reduce(0) { $0 + $1.query.predicate.regexCount } } }
+
+    func markConnected(caller: Caller, sessionToken: String?) {
+        state.withLockedValue {
+            $0.connected = true
+            $0.caller = caller
+            $0.sessionToken = sessionToken
+        }
+    }
+
+    /// The socket's own caller, as asked again.
+    func setCaller(_ caller: Caller) { state.withLockedValue { $0.caller = caller } }
+
+    /// Ends the socket: `message` (an error that says why), then a close.
+    func endSession(_ message: String) {
+        let ended = state.withLockedValue { state -> Bool in
+            guard !state.overflowed else { return false }
+            state.subscriptions = [:]
+            state.overflowed = true  // nothing more is queued
+            return true
+        }
+        guard ended else { return }
+        socket.send(message) {}
+        socket.sessionEnded()
+    }
+
+    func subscriptions() -> [(Int, LiveQueryHub.Subscription)] {
+        state.withLockedValue { $0.overflowed ? [] : $0.subscriptions.sorted { $0.key < $1.key } }
+    }
+
+    func subscription(_ requestId: Int) -> LiveQueryHub.Subscription? { state.withLockedValue { $0.subscriptions[requestId] } }
+
+    func setSubscription(_ requestId: Int, _ subscription: LiveQueryHub.Subscription?) {
+        state.withLockedValue { $0.subscriptions[requestId] = subscription }
+    }
+
+    /// Queues a message; `false` (and the socket is being closed) when the queue was full.
+    @discardableResult
+    func enqueue(_ message: String) -> Bool {
+        enum Outcome { case queued, refused, overflowed }
+        let outcome = state.withLockedValue { state -> Outcome in
+            if state.overflowed { return .refused }
+            guard state.queued < queueLength else {
+                state.overflowed = true
+                return .overflowed
+            }
+            state.queued += 1
+            return .queued
+        }
+        switch outcome {
+        case .queued:
+            socket.send(message) { [state] in state.withLockedValue { $0.queued -= 1 } }
+            return true
+        case .overflowed:
+            socket.overflowed()
+            return false
+        case .refused:
+            return false
+        }
+    }
+
+    /// Closes the socket because the server stops.
+    func goAway() { socket.goingAway() }
+
+    /// Whether the queue overflowed (the subscriber stopped reading), as opposed to the socket ending.
+    var hasOverflowed: Bool { state.withLockedValue { $0.overflowed } }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Logging
+
+extension DatabaseLocation {
+    /// Opens the database — a SQLite file, or a PostgreSQL URL through `postgres` (which only
+    /// `onthemap-server` links) — and migrates it. Only the wiring calls this and hands the storage
+    /// to the write path (`ServerApplication`, `ServerDatabase.open`; `scripts/check-architecture.py`).
+    package func open(queryTimeout: Duration, postgres: PostgresOpener?, logger: Logger) async throws -> any WritableStorage {
+        let storage: any WritableStorage
+        switch self {
+        case .sqlite(let path): storage = try SQLiteStorage(path: path, queryTimeout: queryTimeout)
+        case .postgres(let url):
+            guard let postgres else { throw StorageOpenError.postgresNotLinked(description) }
+            storage = try postgres.open(url, queryTimeout, logger)
+        }
+        do {
+            try await storage.migrate()
+            for collision in try await storage.migrateEmailKeys() {
+                logger.warning("e-mail collision: \(collision)")
+            }
+        } catch {
+            await storage.close()
+            throw error
+        }
+        return storage
+    }
+}

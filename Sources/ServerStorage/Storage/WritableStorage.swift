@@ -1,0 +1,59 @@
+/// The writes of a StudentLocation row, an account and what their rules keep (the fair-share
+/// counter, the audit log): the storages implement them, and `ClassWrites` — the one write path —
+/// is the only code that may call them. It is `package` because the storages that implement it
+/// are other targets, and Swift has nothing narrower across targets: `scripts/check-architecture.py`
+/// fails on any file that names it outside the storages (`ServerStorage`, `OnTheMapServerPostgres`),
+/// `ClassRules` and the wiring (`ServerApplication`, `MeasuredStorage`), and on any that opens a
+/// storage outside the storages, `ServerApplication` and `ServerDatabase`. Everything else gets the
+/// storage as an `any ServerStorage`, which has no write to call: reads, sessions, throttle, invites.
+package protocol WritableStorage: ServerStorage {
+    // MARK: Locations
+
+    func insert(_ location: StoredLocation) async throws
+    /// Inserts many rows in one transaction (seeding, import).
+    func insert(_ locations: [StoredLocation]) async throws
+    /// Applies `changes` and sets `updatedAt`; when `owner` is given the row's uniqueKey must equal it.
+    func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome
+    func delete(objectId: String, owner: String?) async throws -> WriteOutcome
+    /// Adds `count` synthetic rows in one statement (benchmarks and the index test), announced to no
+    /// subscriber one by one: their change-log entries are replaced, in the same transaction, by
+    /// one `refresh` entry, which only tells the list caches that the table changed.
+    func fillSynthetic(count: Int) async throws
+    /// Gives every account that has none its canonical e-mail key (`EmailKey`), oldest first,
+    /// and adds the column and its unique index if missing: a step of its own after `migrate`.
+    /// An account whose key an older one holds keeps none and is returned, never merged.
+    func migrateEmailKeys() async throws -> [EmailKeyCollision]
+    /// - Throws: `StorageError.duplicateEmail` when the email is taken (case-insensitively).
+    func insert(_ account: Account) async throws
+    /// Inserts `account` and links `identity` to it, in one transaction.
+    /// - Throws: `StorageError.duplicateIdentity` when the identity is linked already.
+    func insert(_ account: Account, linking identity: ProviderIdentity) async throws
+    /// Inserts `account` and takes one use of the invite `codeHash` in one transaction: both or
+    /// neither, so only a sign-up that succeeds spends an invite, and two at once cannot both
+    /// take its last use.
+    /// - Throws: `StorageError.inviteNotUsable` (used up, expired, unknown) or `.duplicateEmail`;
+    ///   either way nothing is written.
+    func insert(_ account: Account, spendingInvite codeHash: String, now: Double) async throws
+    /// Sets a new password hash and ends the account's sessions; `false` when there is no such account.
+    func updatePassword(key: String, passwordHash: String) async throws -> Bool
+    /// Deletes the account, its sessions and its locations, in one transaction; `nil` when there
+    /// is no such account.
+    func deleteAccount(key: String) async throws -> AccountDeletion?
+    /// Inserts `location` unless its owner (`uniqueKey`) already has `maxRowsPerOwner` rows,
+    /// counted in the same transaction (and, on PostgreSQL, under a lock per owner), so that
+    /// concurrent POSTs of one account on any instance cannot pass the limit. `false` when refused.
+    func insert(_ location: StoredLocation, maxRowsPerOwner: Int) async throws -> Bool
+    /// Hides the row with `mark`, or shows it again when `mark` is `nil`; `false` when there is no such row.
+    func setHidden(objectId: String, mark: HiddenMark?) async throws -> Bool
+    /// Sets an account's role; `false` when there is no such account.
+    func setRole(key: String, role: AccountRole) async throws -> Bool
+    /// Suspends (`at` given: ends the account's sessions and hides its visible rows with
+    /// `hidden_by = 'suspension'`) or unsuspends (`nil`: shows the rows the suspension hid), in
+    /// one transaction; `false` when there is no such account.
+    func setSuspended(key: String, at: String?) async throws -> Bool
+    /// Counts one write of `accountKey` in its current window of `window` seconds (one atomic
+    /// upsert, shared by every instance); returns the writes counted in the window, this one
+    /// included, and when the window started (seconds since 1970).
+    func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double)
+    func insert(_ entry: AuditEntry) async throws
+}
