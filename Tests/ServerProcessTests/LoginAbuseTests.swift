@@ -5,7 +5,9 @@ import Testing
 /// Logins as an attacker sends them: all at once, at one account or at many unknown emails.
 @Suite struct LoginAbuseTests {
     /// 200 wrong passwords at once: the attempt is counted before bcrypt, so at most 5 are
-    /// checked; the rest get 429. The owner, from another address, still gets in.
+    /// checked; the rest get 429. The owner, from another address, still gets in. (On a machine
+    /// loaded by something else, one of the five may wait out the hash gate's line and get 503:
+    /// refused too, and still never checked.)
     @Test(arguments: TestBackend.available)
     func aBurstOfWrongPasswordsChecksAtMostFiveAndLocksNobodyElseOut(backend: TestBackend) async throws {
         try await HeavyTests.exclusively { try await burst(backend: backend) }
@@ -19,7 +21,8 @@ import Testing
         let flood = try await Flood.run(200) { index in
             try await server.timedLogIn("ada@example.com", "wrong password \(index)")
         }
-        #expect(flood.count(403) + flood.count(429) == 200, "\(flood.statuses)")
+        #expect(flood.count(403) + flood.count(429) + flood.count(503) == 200, "\(flood.statuses)")
+        #expect(flood.count(503) <= 5, "only the checked five ever wait for the hash gate")
         #expect(flood.count(403) <= 5)
         #expect(try await server.passwordHashes("login") <= 5)
 

@@ -45,8 +45,19 @@ public final class ServerProcess: @unchecked Sendable {
         self.process = process
         self.port = port
         self.output = output
-        // Keep draining the log so the child never blocks on a full pipe.
-        output.fileHandleForReading.readabilityHandler = { [tail] handle in tail.add(handle.availableData) }
+        // Keep draining the log so the child never blocks on a full pipe: a thread of its own
+        // reads until the child's end closes the pipe. Not a `readabilityHandler`: its dispatch
+        // source spins at EOF, and the pipe's descriptor closed while the source was still
+        // registered crashed libdispatch's event loop (SIGSEGV in `_dispatch_event_loop_drain`).
+        let handle = output.fileHandleForReading
+        let thread = Thread { [tail] in
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { return }
+                tail.add(data)
+            }
+        }
+        thread.start()
     }
 
     /// Reads the child's log until "listening on http://127.0.0.1:PORT" (at most 30 s).
@@ -90,7 +101,6 @@ public final class ServerProcess: @unchecked Sendable {
     /// Waits for the process to end; returns its exit status.
     public func waitForExit() -> Int32 {
         process.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
         return process.terminationStatus
     }
 
