@@ -1,5 +1,10 @@
+import Foundation
 import MapPicture
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `graphics = auto` decides from what the terminal answers, never inside tmux or screen, and a
 /// missing library or a silent terminal means Braille with the reason said.
@@ -89,5 +94,38 @@ import Testing
         #expect(GraphicsDetection.database(["TERM": "foot"])?.contains(.sixel) == true)
         #expect(GraphicsDetection.database(["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"])?.contains(.iterm) == true)
         #expect(GraphicsDetection.database(["TERM": "xterm-256color"]) == [])
+    }
+
+    /// The query on a real pseudo-terminal: a terminal that answers is read until its DA1, one
+    /// that never answers costs the timeout and no more.
+    @Test func theQueryOnAPseudoTerminal() throws {
+        var master: Int32 = 0
+        var slave: Int32 = 0
+        try #require(openpty(&master, &slave, nil, nil, nil) == 0)
+        defer {
+            close(master)
+            close(slave)
+        }
+        let started = Date()
+        #expect(GraphicsDetection.ask(input: slave, output: slave, timeoutMilliseconds: 150) == nil)
+        #expect(Date().timeIntervalSince(started) < 2, "a silent terminal costs the timeout")
+        // Drain the first query, then answer the next one as kitty does, from another thread.
+        var drain = [UInt8](repeating: 0, count: 256)
+        _ = read(master, &drain, drain.count)
+        let terminal = master
+        let answering = Thread {
+            var query = [UInt8](repeating: 0, count: 256)
+            var seen: [UInt8] = []
+            while !String(decoding: seen, as: UTF8.self).contains("\u{1B}[c") {
+                let count = read(terminal, &query, query.count)
+                if count <= 0 { return }
+                seen += query[0..<count]
+            }
+            let answer = Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;18;9t\u{1B}[?62;22c".utf8)
+            _ = write(terminal, answer, answer.count)
+        }
+        answering.start()
+        let answer = GraphicsDetection.ask(input: slave, output: slave, timeoutMilliseconds: 10_000)
+        #expect(answer == TerminalAnswer(kitty: true, deviceAttributes: [62, 22], cellPixels: (9, 18)))
     }
 }
