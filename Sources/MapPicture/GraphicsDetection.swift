@@ -163,7 +163,12 @@ public enum GraphicsDetection {
             cc[Int(VTIME)] = 0
         }
         guard tcsetattr(input, TCSANOW, &quiet) == 0 else { return nil }
-        defer { tcsetattr(input, TCSANOW, &saved) }
+        var answered = false
+        defer {
+            // A late or partial answer must not reach the app as keys.
+            if !answered { tcflush(input, TCIFLUSH) }
+            tcsetattr(input, TCSANOW, &saved)
+        }
         let bytes = Array(query.utf8)
         guard bytes.withUnsafeBytes({ write(output, $0.baseAddress, $0.count) }) == bytes.count else { return nil }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMilliseconds) * 1_000_000
@@ -180,7 +185,10 @@ public enum GraphicsDetection {
             guard count > 0 else { return nil }
             received += buffer[0..<count]
             let answer = TerminalAnswer.parse(received)
-            if answer.deviceAttributes != nil { return answer }
+            if answer.deviceAttributes != nil {
+                answered = true
+                return answer
+            }
         }
         return nil
     }
