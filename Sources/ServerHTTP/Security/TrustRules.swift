@@ -37,8 +37,22 @@ package struct TrustRulesMiddleware: RouterMiddleware {
     /// `Vary: Authorization, Cookie`: every answer may depend on the caller, since the caller is
     /// resolved from those headers (an anonymous answer differs from a moderator's).
     static func markPersonal(_ headers: inout HTTPFields) {
-        headers[.cacheControl] = "private"
-        headers[.vary] = "Authorization, Cookie"
+        set(privateCaching, in: &headers)
+        set(varyOnCaller, in: &headers)
+    }
+
+    /// The two fields, checked once: an `HTTPField` made from a string validates its value.
+    private static let privateCaching = HTTPField(name: .cacheControl, value: "private")
+    private static let varyOnCaller = HTTPField(name: .vary, value: "Authorization, Cookie")
+
+    /// `headers[field.name] = field.value`: appended when the answer has no such field (most
+    /// answers), replacing every field of that name otherwise.
+    private static func set(_ field: HTTPField, in headers: inout HTTPFields) {
+        if headers.contains(field.name) {
+            headers[field.name] = field.value
+        } else {
+            headers.append(field)
+        }
     }
 
     /// The refusal, in the style of the path's family (the session API's is prefixed).

@@ -27,7 +27,17 @@ package enum JSONResponse {
     /// A JSON response whose body is `buffer` as it is (shared, not copied).
     static func body(status: HTTPResponse.Status = .ok, _ buffer: ByteBuffer, headers: HTTPFields = [:]) -> Response {
         var fields = headers
-        fields[.contentType] = "application/json; charset=utf-8"
+        // Room for what follows on every answer: this field, Content-Length and the trust rules'
+        // Cache-Control and Vary, in one allocation.
+        fields.reserveCapacity(fields.count + 4)
+        if fields.contains(.contentType) {
+            fields[.contentType] = contentType.value
+        } else {
+            fields.append(contentType)
+        }
         return Response(status: status, headers: fields, body: .init(byteBuffer: buffer))
     }
+
+    /// Made once: an `HTTPField` made from a string validates its value.
+    private static let contentType = HTTPField(name: .contentType, value: "application/json; charset=utf-8")
 }
