@@ -204,8 +204,12 @@ public struct PixelMapRenderer: Sendable {
                 // The count, as the cell map writes it: 2–9, + for more.
                 let glyph = cluster.count > 9 ? Self.plusGlyph : Self.digitGlyphs[cluster.count]
                 let scale = max(1, Int(radius * 1.2 / 5))
+                // Black on a light marker, white on a dark one (mono's greys).
+                let fill = palette.pin(cluster.style)
+                let luma = 299 * Int(fill.red) + 587 * Int(fill.green) + 114 * Int(fill.blue)
+                let ink = luma < 110_000 ? RGB(255, 255, 255) : RGB(0, 0, 0)
                 stamp(glyph, x: Int(x.rounded()) - 3 * scale / 2, y: Int(y.rounded()) - 5 * scale / 2, scale: scale,
-                      palette.pinEdge, into: &image)
+                      ink, into: &image)
             }
         }
     }
