@@ -22,15 +22,9 @@ import Testing
             let (outPipe, errPipe) = (Pipe(), Pipe())
             process.standardOutput = outPipe
             process.standardError = errPipe
-            outPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                self?.lock.withLock { self?.out.append(data) }
-            }
-            errPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                self?.lock.withLock { self?.err.append(data) }
-            }
             try process.run()
+            PipeDrain.start(outPipe.fileHandleForReading) { [weak self] data in self?.lock.withLock { self?.out.append(data) } }
+            PipeDrain.start(errPipe.fileHandleForReading) { [weak self] data in self?.lock.withLock { self?.err.append(data) } }
         }
 
         var lines: [String] {

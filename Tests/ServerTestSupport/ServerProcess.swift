@@ -45,19 +45,8 @@ public final class ServerProcess: @unchecked Sendable {
         self.process = process
         self.port = port
         self.output = output
-        // Keep draining the log so the child never blocks on a full pipe: a thread of its own
-        // reads until the child's end closes the pipe. Not a `readabilityHandler`: its dispatch
-        // source spins at EOF, and the pipe's descriptor closed while the source was still
-        // registered crashed libdispatch's event loop (SIGSEGV in `_dispatch_event_loop_drain`).
-        let handle = output.fileHandleForReading
-        let thread = Thread { [tail] in
-            while true {
-                let data = handle.availableData
-                if data.isEmpty { return }
-                tail.add(data)
-            }
-        }
-        thread.start()
+        // Keep draining the log so the child never blocks on a full pipe.
+        PipeDrain.start(output.fileHandleForReading) { [tail] in tail.add($0) }
     }
 
     /// Reads the child's log until "listening on http://127.0.0.1:PORT" (at most 30 s).
