@@ -38,6 +38,11 @@ import time
 
 import demo_server
 
+# The replies of terminals with and without pictures to the app's graphics query, as the e2e
+# suite's pseudo-terminal gives them.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "e2e"))
+from pty_terminal import ANSWERS  # noqa: E402
+
 BIN = os.path.abspath(sys.argv[1])
 EXTERNAL = "--external" in sys.argv[2:]
 SECTIONS = "--sections" in sys.argv[2:]
@@ -45,14 +50,10 @@ HOME = tempfile.mkdtemp(prefix="onthemap-bench-")
 SERVER_URL = None
 
 
-# What a terminal answers to the app's graphics query (Kitty's query, then DA1).
-ANSWERS = {None: b"\x1b[?62;22c", "kitty": b"\x1b_Gi=31;OK\x1b\\\x1b[?62;22c", "sixel": b"\x1b[?62;4;22c"}
-
-
 class App:
     def __init__(self, columns, rows, trace=None, pictures=None):
         self.output = bytearray()
-        self.answer = ANSWERS[pictures]
+        self.answer = ANSWERS[pictures or "none"]
         self.started = time.perf_counter()
         pid, fd = pty.fork()
         if pid == 0:

@@ -12,7 +12,6 @@ public struct Settings: Sendable {
     /// How precisely a post may place the student (`Geo.Precision`'s cases).
     public static let precisions = ["city", "exact"]
     /// How the map is drawn where the terminal shows images (`MapPicture.GraphicsDetection`).
-    public static let graphicsChoices = GraphicsSetting.allCases.map(\.rawValue)
 
     /// nil: the built-in server with a demo class.
     public var server: Sourced<String?>
@@ -23,7 +22,7 @@ public struct Settings: Sendable {
     public var theme: Sourced<Theme.Name>
     /// `auto` (the default: a picture where the terminal shows one, Braille inside tmux or
     /// screen), `kitty`, `sixel`, `iterm` or `off`.
-    public var graphics: Sourced<String>
+    public var graphics: Sourced<GraphicsSetting>
     public var mouse: Sourced<Bool>
     public var ascii: Sourced<Bool>
     /// Accessible mode: the map in words, the cursor on the selection, ASCII frames, nothing only
@@ -72,7 +71,7 @@ public struct Settings: Sendable {
             "theme", flag: flags.theme, variable: "ONTHEMAP_THEME",
             allowed: oneOf("theme", Theme.Name.allCases.map(\.rawValue)))
         let graphics = pick(
-            "graphics", flag: flags.graphics, variable: "ONTHEMAP_GRAPHICS", allowed: oneOf("graphics", graphicsChoices))
+            "graphics", flag: flags.graphics, variable: "ONTHEMAP_GRAPHICS", allowed: oneOf("graphics", GraphicsSetting.allCases.map(\.rawValue)))
         func boolean(_ key: String, flag: Bool?, flagName: String, default value: Bool) -> Sourced<Bool> {
             if let flag { return Sourced(flag, from: .flag(flagName)) }
             if let entry = file.values[key] {
@@ -101,7 +100,8 @@ public struct Settings: Sendable {
             precision: precision ?? Sourced("city", from: .defaultValue),
             theme: theme.flatMap { picked in Theme.Name(rawValue: picked.value).map { Sourced($0, from: picked.source) } }
                 ?? Sourced(.dark, from: .defaultValue),
-            graphics: graphics ?? Sourced("auto", from: .defaultValue),
+            graphics: graphics.flatMap { picked in GraphicsSetting(rawValue: picked.value).map { Sourced($0, from: picked.source) } }
+                ?? Sourced(.auto, from: .defaultValue),
             mouse: mouse, ascii: ascii, accessible: accessible, keys: keys, keyOverrides: overrides.applied, file: file,
             problems: file.problems.map(\.description) + problems)
     }

@@ -74,14 +74,14 @@ public final class NCursesBackend: Backend {
     public func shutdown() {
         guard isOpen else { return }
         isOpen = false
-        for id in shownPictures.keys { removePicture(id) }
+        removePictures()
         endwin()
     }
 
     /// Ctrl-Z: the picture deleted, the terminal given back, the process stopped (curses' own
     /// SIGTSTP handler); on `fg`, everything is drawn again.
     public func suspend() {
-        for id in shownPictures.keys { removePicture(id) }
+        removePictures()
         raise(SIGTSTP)
         lastFrame = nil
         clearok(otm_stdscr(), true)
@@ -159,6 +159,11 @@ public final class NCursesBackend: Backend {
         }
     }
 
+    /// Takes every picture off the screen.
+    private func removePictures() {
+        for id in shownPictures.keys { removePicture(id) }
+    }
+
     /// Takes picture `id` off the screen: a Kitty one by its id. Sixel and iTerm2 pictures are
     /// pixels in cells: the next frame is written whole (curses clears the screen first), and
     /// every picture is sent again.
@@ -234,7 +239,7 @@ public final class NCursesBackend: Backend {
         case otm_key_resize():
             lastFrame = nil
             // Sent again at the new size (a Kitty picture replaced by id; Sixel's cells redrawn).
-            for id in shownPictures.keys { removePicture(id) }
+            removePictures()
             return .resize(width: size.width, height: size.height)
         case otm_key_btab(): return .key(.backTab)
         case otm_key_mouse(): return mouseEvent()

@@ -30,7 +30,7 @@ struct ConfigCommand: ParsableCommand {
     /// What the app would draw the map with here, and why: the terminal is asked as the app asks
     /// it, when `config` runs on one.
     static func graphics(_ settings: Settings) -> GraphicsChoice {
-        let setting = GraphicsSetting(rawValue: settings.graphics.value) ?? .auto
+        let setting = settings.graphics.value
         if settings.accessible.value { return GraphicsChoice(nil, reason: "accessible mode: the map in words") }
         let environment = ProcessInfo.processInfo.environment
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
@@ -56,7 +56,7 @@ struct ConfigCommand: ParsableCommand {
             ("mouse", settings.mouse.value ? "true" : "false", "(\(settings.mouse.source))"),
             ("ascii", settings.ascii.value ? "true" : "false", "(\(settings.ascii.source))"),
             ("accessible", settings.accessible.value ? "true" : "false", "(\(settings.accessible.source))"),
-            ("graphics", settings.graphics.value, "(\(settings.graphics.source))"),
+            ("graphics", settings.graphics.value.rawValue, "(\(settings.graphics.source))"),
         ]
         if let graphics {
             rows.append(("map drawn with", graphics.imageProtocol?.rawValue ?? "braille", "(\(graphics.reason))"))

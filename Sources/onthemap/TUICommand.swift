@@ -55,10 +55,7 @@ struct TUICommand: AsyncParsableCommand {
             } ?? "built-in server"
         // Asked before curses owns the terminal: the answer to the graphics query comes on stdin.
         let graphics =
-            settings.accessible.value
-            ? nil
-            : GraphicsDetection.detect(
-                setting: GraphicsSetting(rawValue: settings.graphics.value) ?? .auto, environment: environment)
+            settings.accessible.value ? nil : GraphicsDetection.detect(setting: settings.graphics.value, environment: environment)
         let backend: NCursesBackend
         do {
             backend = try NCursesBackend(

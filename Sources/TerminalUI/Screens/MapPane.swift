@@ -46,21 +46,8 @@ public enum MapPane {
         let viewport = model.map.viewport(width: area.width, height: area.height)
         let pins = pins(model)
         let frame = MapRenderer(mode: model.ascii ? .ascii : .braille).render(viewport, pins: pins)
-        if model.graphics {
-            picture = PictureScene(rect: area, map: model.map, pins: pins)
-            picture?.filledBefore = buffer.filled.count
-        }
-        for row in 0..<area.height {
-            for column in 0..<area.width {
-                guard let cell = frame.grid[column, row] else { continue }
-                let drawn = Cell(cell.character, style: MapPalette.style(for: cell.style))
-                if model.graphics {
-                    guard case .label = cell.style else { continue }
-                    picture?.labels[row * area.width + column] = drawn
-                }
-                buffer[area.x + column, area.y + row] = drawn
-            }
-        }
+        if model.graphics { picture = PictureScene(rect: area, map: model.map, pins: pins) }
+        buffer.putMap(frame.grid, in: area, picture: &picture)
         var hotspots: [Hotspot] = []
         for pin in frame.pins {
             guard let spot = frame.cell(ofPin: pin.id) else { continue }

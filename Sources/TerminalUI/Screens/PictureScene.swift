@@ -107,3 +107,23 @@ public struct PictureScene: Sendable, Equatable {
         return image
     }
 }
+
+extension Buffer {
+    /// Writes a map's cells into `rect` in the map's colours. With a `picture` (the map drawn as
+    /// one), only the names become cells, each noted in the picture's `labels`, and the picture
+    /// learns which of the buffer's filled boxes come after it (`filledBefore`).
+    mutating func putMap(_ grid: MapGrid, in rect: Rect, picture: inout PictureScene?) {
+        picture?.filledBefore = filled.count
+        for row in 0..<rect.height {
+            for column in 0..<rect.width {
+                guard let cell = grid[column, row] else { continue }
+                let drawn = Cell(cell.character, style: MapPalette.style(for: cell.style))
+                if picture != nil {
+                    guard case .label = cell.style else { continue }
+                    picture?.labels[row * rect.width + column] = drawn
+                }
+                self[rect.x + column, rect.y + row] = drawn
+            }
+        }
+    }
+}

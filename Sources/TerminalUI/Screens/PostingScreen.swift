@@ -131,18 +131,7 @@ public enum PostingScreen {
         var picture =
             graphics
             ? PictureScene(id: 2, rect: rect, map: map, pins: [pin], outlinedCountry: renderer.outlinedCountry) : nil
-        picture?.filledBefore = buffer.filled.count
-        for row in 0..<rect.height {
-            for column in 0..<rect.width {
-                guard let cell = grid[column, row] else { continue }
-                let drawn = Cell(cell.character, style: MapPalette.style(for: cell.style))
-                if graphics {
-                    guard case .label = cell.style else { continue }
-                    picture?.labels[row * rect.width + column] = drawn
-                }
-                buffer[rect.x + column, rect.y + row] = drawn
-            }
-        }
+        buffer.putMap(grid, in: rect, picture: &picture)
         return picture
     }
 
