@@ -65,7 +65,7 @@ let package = Package(
         /// libpng's simplified API, resolved with dlopen on the first picture (libpng-dev's header only).
         .target(name: "CPNG"),
         /// The map as PNG files (`onthemap map --format png`), through CPNG.
-        /// libchafa's Sixel canvas, resolved with dlopen on the first Sixel picture (no header needed).
+        /// libchafa's terminal database, resolved with dlopen when `graphics = auto` asks it (no header needed).
         .target(name: "CChafa"),
         .target(name: "MapPicture", dependencies: ["CPNG", "CChafa", "WorldMap"]),
 

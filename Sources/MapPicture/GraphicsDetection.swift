@@ -154,23 +154,33 @@ public enum GraphicsDetection {
         -> TerminalAnswer?
     {
         guard isatty(input) == 1, isatty(output) == 1 else { return nil }
+        // A signal arriving meanwhile (EINTR) is no reason to give up asking.
+        func retrying(_ call: () -> Int) -> Int {
+            var result = call()
+            while result < 0, errno == EINTR { result = call() }
+            return result
+        }
         var saved = termios()
-        guard tcgetattr(input, &saved) == 0 else { return nil }
+        guard retrying({ Int(tcgetattr(input, &saved)) }) == 0 else { return nil }
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ICANON | ECHO)
         withUnsafeMutableBytes(of: &quiet.c_cc) { cc in
             cc[Int(VMIN)] = 0
             cc[Int(VTIME)] = 0
         }
-        guard tcsetattr(input, TCSANOW, &quiet) == 0 else { return nil }
+        guard retrying({ Int(tcsetattr(input, TCSANOW, &quiet)) }) == 0 else { return nil }
         var answered = false
         defer {
             // A late or partial answer must not reach the app as keys.
-            if !answered { tcflush(input, TCIFLUSH) }
-            tcsetattr(input, TCSANOW, &saved)
+            if !answered { _ = retrying { Int(tcflush(input, TCIFLUSH)) } }
+            _ = retrying { Int(tcsetattr(input, TCSANOW, &saved)) }
         }
-        let bytes = Array(query.utf8)
-        guard bytes.withUnsafeBytes({ write(output, $0.baseAddress, $0.count) }) == bytes.count else { return nil }
+        var bytes = ArraySlice(query.utf8)
+        while !bytes.isEmpty {
+            let written = retrying { bytes.withUnsafeBytes { write(output, $0.baseAddress, $0.count) } }
+            guard written > 0 else { return nil }
+            bytes = bytes.dropFirst(written)
+        }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMilliseconds) * 1_000_000
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 256)
@@ -182,6 +192,7 @@ public enum GraphicsDetection {
             if ready < 0, errno == EINTR { continue }
             guard ready > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
             guard count > 0 else { return nil }
             received += buffer[0..<count]
             let answer = TerminalAnswer.parse(received)

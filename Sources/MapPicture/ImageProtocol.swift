@@ -18,11 +18,11 @@ public enum ImageProtocol: String, CaseIterable, Sendable {
     /// iTerm2's inline images: iTerm2, WezTerm, VS Code.
     case iterm
 
-    /// The library the protocol needs here, loaded on first use: libchafa for Sixel, libpng for
-    /// the PNG inside Kitty's and iTerm2's sequences. nil when it can be loaded.
+    /// The library the protocol needs here, loaded on first use: libpng for the PNG inside
+    /// Kitty's and iTerm2's sequences (Sixel needs none). nil when it can be loaded.
     public var missingLibrary: String? {
         switch self {
-        case .sixel: Sixel.isAvailable ? nil : "libchafa0"
+        case .sixel: nil
         case .kitty, .iterm: PNG.isAvailable ? nil : "libpng16-16"
         }
     }
@@ -35,7 +35,7 @@ public enum ImageProtocol: String, CaseIterable, Sendable {
         _ image: RGBAImage, columns: Int, rows: Int, cell: (width: Int, height: Int), id: Int = 1, underText: Bool = false
     ) throws -> String {
         switch self {
-        case .sixel: try Sixel.encode(image, columns: columns, rows: rows, cell: cell)
+        case .sixel: Sixel.encode(image)
         case .kitty:
             TerminalImage.kitty(png: try PNG.encode(image), columns: columns, rows: rows, id: id, underText: underText)
         case .iterm: TerminalImage.iterm(png: try PNG.encode(image), columns: columns, rows: rows)

@@ -18,12 +18,12 @@ public enum PNG {
         var size = 0
         var message = [CChar](repeating: 0, count: 128)
         let result: Int32
-        if let (indexes, colormap) = palette(image) {
-            result = indexes.withUnsafeBufferPointer { indexes in
-                colormap.withUnsafeBufferPointer { colormap in
+        if let indexed = IndexedImage(exactly: image) {
+            result = indexed.indexes.withUnsafeBufferPointer { indexes in
+                indexed.colormap.withUnsafeBufferPointer { colormap in
                     otm_png_encode_indexed(
                         indexes.baseAddress, UInt32(image.width), UInt32(image.height), colormap.baseAddress,
-                        UInt32(colormap.count / 4), &out, &size, &message, 128)
+                        UInt32(indexed.colorCount), &out, &size, &message, 128)
                 }
             }
         } else {
@@ -34,41 +34,6 @@ public enum PNG {
         guard result == 0, let out else { throw failure(result, message) }
         defer { otm_png_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: size))
-    }
-
-    /// `image` as a palette index a pixel and its colours (RGBA, 4 bytes each); nil when it has
-    /// more than 256. Runs of one colour cost a comparison a pixel.
-    static func palette(_ image: RGBAImage) -> (indexes: [UInt8], colormap: [UInt8])? {
-        let count = image.width * image.height
-        guard count > 0, image.pixels.count >= count * 4 else { return nil }
-        var colours: [UInt32] = []
-        var indexes = [UInt8](repeating: 0, count: count)
-        let fits = image.pixels.withUnsafeBytes { raw -> Bool in
-            let words = raw.bindMemory(to: UInt32.self)
-            var last = words[0]
-            var lastIndex = UInt8(0)
-            colours.append(last)
-            return indexes.withUnsafeMutableBufferPointer { out -> Bool in
-                for position in 0..<count {
-                    let word = words[position]
-                    if word != last {
-                        if let known = colours.firstIndex(of: word) {
-                            lastIndex = UInt8(known)
-                        } else {
-                            guard colours.count < 256 else { return false }
-                            lastIndex = UInt8(colours.count)
-                            colours.append(word)
-                        }
-                        last = word
-                    }
-                    out[position] = lastIndex
-                }
-                return true
-            }
-        }
-        guard fits else { return nil }
-        // The words' bytes are R, G, B, A in memory, as the colormap wants them.
-        return (indexes, colours.withUnsafeBytes { Array($0) })
     }
 
     /// The pixels of a PNG file (at most `maxPixels` of them).

@@ -110,7 +110,7 @@ let layersCity = medianMilliseconds(runs: 30) { renderer.render(pictureCity).gri
 let worldImage = pixels.render(pictureWorld, pins: hundred, palette: palette)
 let encodePNG = medianMilliseconds(runs: 10) { (try? PNG.encode(worldImage))?.count ?? 0 }
 // The app's frame as the terminal gets it: the picture rasterised and encoded for the protocol
-// (Kitty: a palette PNG in base64 chunks; Sixel: libchafa's quantised bands), over 200×60 cells.
+// (Kitty: a palette PNG in base64 chunks; Sixel: the palette's bands), over 200×60 cells.
 func terminalFrame(_ view: Viewport, _ imageProtocol: ImageProtocol) -> Int {
     let image = pixels.render(view, pins: hundred, palette: palette)
     return (try? imageProtocol.encode(image, columns: 200, rows: 60, cell: (10, 20), underText: true))?.utf8.count ?? 0

@@ -43,7 +43,7 @@ struct MapCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The PNG's size in pixels (--format png; default 1600x800).", valueName: "WxH"))
     var size: String?
 
-    @Option(help: "Print the map as an image for a terminal that shows them: kitty (kitty, WezTerm, Ghostty, Konsole), iterm (iTerm2, WezTerm, VS Code) or sixel (foot, xterm -ti vt340, mlterm, Windows Terminal; needs libchafa).")
+    @Option(help: "Print the map as an image for a terminal that shows them: kitty (kitty, WezTerm, Ghostty, Konsole), iterm (iTerm2, WezTerm, VS Code) or sixel (foot, xterm -ti vt340, mlterm, Windows Terminal).")
     var graphics: ImageProtocol?
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, png }

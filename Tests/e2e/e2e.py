@@ -366,7 +366,7 @@ def picture_app(name, answer, rows=40, cols=120):
     }
     app = PtyApp([f"{BIN}/onthemap", "--server", SERVER], environment, rows=rows, cols=cols, answer=answer)
     app.wait(lambda output: b"Log In" in output, what="the login screen")
-    assert app.answered, "the app asked the terminal (Kitty's query and DA1) before drawing"
+    assert app.answered, f"the app asked the terminal (Kitty's query and DA1) before drawing: {bytes(app.output[:400])!r}"
     app.send(f"{EMAIL}\t{PASSWORD}\r")
     wait_for_file(trace, lambda line: re.search(r" map:[1-9]", line) is not None, "a frame of the map with the class")
     return app
