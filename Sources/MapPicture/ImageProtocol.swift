@@ -32,10 +32,10 @@ public enum ImageProtocol: String, CaseIterable, Sendable {
     /// Kitty image below the cells' text and leaves the cursor where it was (the app's map,
     /// whose transparent cells show the text there).
     public func encode(
-        _ image: RGBAImage, columns: Int, rows: Int, cell: (width: Int, height: Int), id: Int = 1, underText: Bool = false
+        _ image: IndexedImage, columns: Int, rows: Int, cell: (width: Int, height: Int), id: Int = 1, underText: Bool = false
     ) throws -> String {
         switch self {
-        case .sixel: Sixel.encode(image)
+        case .sixel: String(decoding: Sixel.encode(image), as: UTF8.self)
         case .kitty:
             TerminalImage.kitty(png: try PNG.encode(image), columns: columns, rows: rows, id: id, underText: underText)
         case .iterm: TerminalImage.iterm(png: try PNG.encode(image), columns: columns, rows: rows)

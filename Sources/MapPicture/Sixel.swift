@@ -6,10 +6,9 @@ import WorldMap
 /// under them stays.
 public enum Sixel {
     /// `image` as a Sixel sequence, one pixel a picture dot (the caller sizes the picture to the
-    /// cells it covers).
-    public static func encode(_ image: RGBAImage) -> String {
-        let indexed = IndexedImage(exactly: image) ?? IndexedImage(quantizing: image)
-        return String(decoding: encode(indexed), as: UTF8.self)
+    /// cells it covers): its own colours, or a fixed palette's for more than 256.
+    public static func encode(_ image: RGBAImage) -> [UInt8] {
+        encode(IndexedImage(exactly: image) ?? IndexedImage(quantizing: image))
     }
 
     /// The Sixel sequence of `image`: the header with its size (raster attributes, 1:1 pixels),

@@ -8,21 +8,22 @@ public enum TerminalImage {
     /// cells; `id` names it, so that it can be deleted (`a=d,d=I,i=id`). `underText` puts it
     /// below the cells' text (`z=-1`), and the cursor stays where it was (`C=1`).
     public static func kitty(png: [UInt8], columns: Int, rows: Int, id: Int = 1, underText: Bool = false) -> String {
-        let payload = base64(png)
-        var out = ""
-        var start = payload.startIndex
-        var first = true
+        let payload = Array(Data(png).base64EncodedData())
+        var out: [UInt8] = []
+        out.reserveCapacity(payload.count + payload.count / 4096 * 16 + 96)
+        var start = 0
         repeat {
-            let end = payload.index(start, offsetBy: 4096, limitedBy: payload.endIndex) ?? payload.endIndex
-            let more = end < payload.endIndex ? 1 : 0
+            let end = min(start + 4096, payload.count)
+            let more = end < payload.count ? 1 : 0
             let keys =
-                first
+                start == 0
                 ? "a=T,f=100,t=d,i=\(id),q=2,c=\(columns),r=\(rows)\(underText ? ",z=-1,C=1" : ""),m=\(more)" : "m=\(more)"
-            out += "\u{1B}_G\(keys);\(payload[start..<end])\u{1B}\\"
+            out += Array("\u{1B}_G\(keys);".utf8)
+            out += payload[start..<end]
+            out += [0x1B, 0x5C]
             start = end
-            first = false
-        } while start < payload.endIndex
-        return out
+        } while start < payload.count
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Deletes the Kitty image `id` and frees its data.

@@ -19,7 +19,7 @@ public enum LabelFont {
     }
 }
 
-extension RGBAImage {
+extension PixelCanvas {
     /// Writes `character` into the cell of `cell` pixels whose top-left pixel is (x, y): the
     /// glyph scaled by whole steps to fit, centred, in `color` over a one-pixel `halo`. False,
     /// writing nothing, when the font has no glyph for it.

@@ -9,6 +9,17 @@ enum LandOutline {
     /// count as land, so a coast is never drawn along them.
     static func coast(of masks: [UInt8], width: Int, height: Int) -> [UInt8] {
         var coast = [UInt8](repeating: 0, count: masks.count)
+        masks.withUnsafeBufferPointer { m in
+            coast.withUnsafeMutableBufferPointer { out in Self.coast(of: m, width: width, height: height, rows: 0..<height, into: out) }
+        }
+        return coast
+    }
+
+    /// The coast of the cell rows `rows` only, into `out` (which holds every row): the halves of
+    /// a large picture on two threads.
+    static func coast(
+        of m: UnsafeBufferPointer<UInt8>, width: Int, height: Int, rows: Range<Int>, into out: UnsafeMutableBufferPointer<UInt8>
+    ) {
         // A cell's two dot columns as 4-bit nibbles (bit r: row r), so that a dot's four
         // neighbours are shifts of its own column, the other column, and the next cells'.
         @inline(__always) func left(_ mask: UInt8) -> UInt8 { (mask & 0x07) | (mask >> 3 & 0x08) }
@@ -16,9 +27,7 @@ enum LandOutline {
         @inline(__always) func braille(left: UInt8, right: UInt8) -> UInt8 {
             (left & 0x07) | (left & 0x08) << 3 | (right & 0x07) << 3 | (right & 0x08) << 4
         }
-        masks.withUnsafeBufferPointer { m in
-            coast.withUnsafeMutableBufferPointer { out in
-                for row in 0..<height {
+                for row in rows {
                     for column in 0..<width {
                         let index = row * width + column
                         let mask = m[index]
@@ -40,8 +49,5 @@ enum LandOutline {
                         out[index] = braille(left: coastL, right: coastR)
                     }
                 }
-            }
-        }
-        return coast
     }
 }

@@ -15,15 +15,28 @@ struct LandRasterizer {
 
     /// One Braille mask per cell, row by row.
     func masks(land: LandRings) -> [UInt8] {
-        let width = viewport.width
+        var masks = [UInt8](repeating: 0, count: viewport.width * viewport.height)
+        let edges = crossings(land: land)
+        masks.withUnsafeMutableBufferPointer { out in fill(edges, dotRows: 0..<edges.rows.count, into: out) }
+        setIslandDots(edges, into: &masks)
+        return masks
+    }
+
+    /// Where each dot row crosses the land's edges, and the dots of islands smaller than a dot:
+    /// the first half of `masks`, which `fill` finishes a range of rows at a time (the halves of a
+    /// large picture's rows on two threads, `MapRenderer.layers`).
+    struct Crossings {
+        var rows: [[Float]]
+        var islands: [(x: Int, y: Int)]
+    }
+
+    func crossings(land: LandRings) -> Crossings {
         let transform = DotTransform(viewport: viewport, cropSouth: cropSouth)
-        let dotsWide = transform.dotsWide
-        var masks = [UInt8](repeating: 0, count: width * viewport.height)
         let (scale, scaleY, originY) = (transform.scaleX, transform.scaleY, transform.originY)
         let lastRow = transform.lastRow
-        guard lastRow >= 0 else { return masks }
-
+        guard lastRow >= 0 else { return Crossings(rows: [], islands: []) }
         var crossings = [[Float]](repeating: [], count: lastRow + 1)
+        var islands: [(x: Int, y: Int)] = []
         for ring in 0..<land.ringCount {
             let box = land.bounds[ring]
             for offset in transform.offsets(forBox: box) {
@@ -35,38 +48,47 @@ struct LandRasterizer {
                 let spanX = Double(Int(box.1) - Int(box.0)) * scale
                 let spanY = Double(Int(box.3) - Int(box.2)) * scaleY
                 if spanX < 1.5 && spanY < 1.5 {
-                    let x = Int(shiftX + Double(Int(box.0) + Int(box.1)) / 2 * scale)
-                    let y = Int(originY - Double(Int(box.2) + Int(box.3)) / 2 * scaleY)
-                    setDot(x: x, y: y, lastRow: lastRow, masks: &masks)
+                    islands.append(
+                        (Int(shiftX + Double(Int(box.0) + Int(box.1)) / 2 * scale),
+                         Int(originY - Double(Int(box.2) + Int(box.3)) / 2 * scaleY)))
                 }
             }
         }
-        masks.withUnsafeMutableBufferPointer { out in
-            for row in 0...lastRow where !crossings[row].isEmpty {
-                crossings[row].sort()
-                let xs = crossings[row]
-                let base = (row >> 2) * width
-                let (left, right) = (Self.dotBit(0, row & 3), Self.dotBit(1, row & 3))
-                var index = 0
-                while index + 1 < xs.count {
-                    var x = max(0, Int((Double(xs[index]) - 0.5).rounded(.up)))
-                    let end = min(dotsWide - 1, Int((Double(xs[index + 1]) - 0.5).rounded(.up)) - 1)
-                    index += 2
-                    guard x <= end else { continue }
-                    // A span's odd first dot and even last dot alone; the cells between whole.
-                    if x & 1 == 1 {
-                        out[base + (x >> 1)] |= right
-                        x += 1
-                    }
-                    while x + 1 <= end {
-                        out[base + (x >> 1)] |= left | right
-                        x += 2
-                    }
-                    if x == end { out[base + (x >> 1)] |= left }
+        return Crossings(rows: crossings, islands: islands)
+    }
+
+    /// Fills the spans between the crossings of `dotRows` (whole cells' rows: a multiple of 4
+    /// apart, so that two ranges never write one cell) into `out`, sorting those rows.
+    func fill(_ edges: Crossings, dotRows: Range<Int>, into out: UnsafeMutableBufferPointer<UInt8>) {
+        let width = viewport.width
+        let dotsWide = DotTransform(viewport: viewport, cropSouth: cropSouth).dotsWide
+        for row in dotRows where !edges.rows[row].isEmpty {
+            let xs = edges.rows[row].sorted()
+            let base = (row >> 2) * width
+            let (left, right) = (Self.dotBit(0, row & 3), Self.dotBit(1, row & 3))
+            var index = 0
+            while index + 1 < xs.count {
+                var x = max(0, Int((Double(xs[index]) - 0.5).rounded(.up)))
+                let end = min(dotsWide - 1, Int((Double(xs[index + 1]) - 0.5).rounded(.up)) - 1)
+                index += 2
+                guard x <= end else { continue }
+                // A span's odd first dot and even last dot alone; the cells between whole.
+                if x & 1 == 1 {
+                    out[base + (x >> 1)] |= right
+                    x += 1
                 }
+                while x + 1 <= end {
+                    out[base + (x >> 1)] |= left | right
+                    x += 2
+                }
+                if x == end { out[base + (x >> 1)] |= left }
             }
         }
-        return masks
+    }
+
+    func setIslandDots(_ edges: Crossings, into masks: inout [UInt8]) {
+        let lastRow = edges.rows.count - 1
+        for island in edges.islands { setDot(x: island.x, y: island.y, lastRow: lastRow, masks: &masks) }
     }
 
     private func setDot(x: Int, y: Int, lastRow: Int, masks: inout [UInt8]) {

@@ -41,7 +41,7 @@ public struct MapRenderer: Sendable {
 
     /// The dot layers of a view (2×4 dots a cell, as Braille masks per cell): what the cell
     /// renderer turns into glyphs and `PixelMapRenderer` into pixels, one dot a pixel.
-    struct Layers {
+    struct Layers: Equatable {
         var land: [UInt8]
         var coast: [UInt8]
         var borders: [UInt8]
@@ -49,16 +49,24 @@ public struct MapRenderer: Sendable {
         var outline: [UInt8]
     }
 
-    func layers(_ viewport: Viewport, dashedAdmin1: Bool = true) -> Layers {
+    /// Views of at least this many cells (a picture's dot raster: 2,000×1,200 pixels are 300,000)
+    /// make their layers on two threads; a terminal frame's few thousand cells stay on one.
+    static let parallelCells = 40_000
+
+    /// `twoThreads`: nil for the view's size to decide (`parallelCells`); the tests ask for both.
+    func layers(_ viewport: Viewport, dashedAdmin1: Bool = true, twoThreads: Bool? = nil) -> Layers {
         let crop = viewport.isWorldZoom
-        let masks = LandRasterizer(viewport: viewport, cropSouth: crop).masks(land: land(for: viewport))
-        let coast = LandOutline.coast(of: masks, width: viewport.width, height: viewport.height)
-        var borders = [UInt8](repeating: 0, count: masks.count)
-        var admin1 = [UInt8](repeating: 0, count: masks.count)
-        var outline = [UInt8](repeating: 0, count: masks.count)
-        if showsBordersAndNames {
-            let lines = LineRasterizer(
-                transform: DotTransform(viewport: viewport, cropSouth: crop), width: viewport.width)
+        let (width, height) = (viewport.width, viewport.height)
+        let count = width * height
+        let rasterizer = LandRasterizer(viewport: viewport, cropSouth: crop)
+        let land = land(for: viewport)
+        var layers = Layers(
+            land: [UInt8](repeating: 0, count: count), coast: [UInt8](repeating: 0, count: count),
+            borders: [UInt8](repeating: 0, count: count), admin1: [UInt8](repeating: 0, count: count),
+            outline: [UInt8](repeating: 0, count: count))
+        func drawLines(_ borders: inout [UInt8], _ admin1: inout [UInt8], _ outline: inout [UInt8]) {
+            guard showsBordersAndNames else { return }
+            let lines = LineRasterizer(transform: DotTransform(viewport: viewport, cropSouth: crop), width: width)
             lines.draw(isDetailed(viewport) ? .detailedBorders : .coarseBorders, dashed: false, into: &borders)
             if viewport.degreesPerColumn / 2 < admin1Threshold {
                 lines.draw(.admin1, dashed: dashedAdmin1, into: &admin1)
@@ -67,7 +75,44 @@ public struct MapRenderer: Sendable {
                 lines.draw(rings: PlaceLabels.ringsOfCountry[country], of: .coarse, into: &outline)
             }
         }
-        return Layers(land: masks, coast: coast, borders: borders, admin1: admin1, outline: outline)
+        guard twoThreads ?? (count >= Self.parallelCells), height >= 2 else {
+            layers.land = rasterizer.masks(land: land)
+            layers.coast = LandOutline.coast(of: layers.land, width: width, height: height)
+            drawLines(&layers.borders, &layers.admin1, &layers.outline)
+            return layers
+        }
+        // Two threads: the land's edge crossings beside the border lines, then each half of the
+        // rows filled, then each half's coast (which reads the row on either side, filled by then).
+        var edges = LandRasterizer.Crossings(rows: [], islands: [])
+        withUnsafeMutablePointer(to: &edges) { edges in
+            withUnsafeMutablePointer(to: &layers) { layers in
+                TwoThreads.run { part in
+                    if part == 0 {
+                        edges.pointee = rasterizer.crossings(land: land)
+                    } else {
+                        drawLines(&layers.pointee.borders, &layers.pointee.admin1, &layers.pointee.outline)
+                    }
+                }
+            }
+        }
+        let middleCellRow = height / 2
+        let dotRows = edges.rows.count
+        layers.land.withUnsafeMutableBufferPointer { masks in
+            TwoThreads.run { part in
+                let rows = part == 0 ? 0..<min(dotRows, middleCellRow * 4) : min(dotRows, middleCellRow * 4)..<dotRows
+                rasterizer.fill(edges, dotRows: rows, into: masks)
+            }
+        }
+        rasterizer.setIslandDots(edges, into: &layers.land)
+        layers.land.withUnsafeBufferPointer { masks in
+            layers.coast.withUnsafeMutableBufferPointer { coast in
+                TwoThreads.run { part in
+                    let rows = part == 0 ? 0..<middleCellRow : middleCellRow..<height
+                    LandOutline.coast(of: masks, width: width, height: height, rows: rows, into: coast)
+                }
+            }
+        }
+        return layers
     }
 
     /// Renders one frame.

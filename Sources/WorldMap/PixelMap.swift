@@ -11,8 +11,23 @@ public struct RGB: Sendable, Hashable {
     }
 }
 
+/// What a picture of the map is drawn on: pixels to read and paint, cells to clear.
+public protocol PixelCanvas {
+    var width: Int { get }
+    var height: Int { get }
+    /// The colour at (`x`, `y`); `nil` outside the picture.
+    func color(x: Int, y: Int) -> RGB?
+    /// The opacity at (x, y): 0 transparent, 255 opaque; `nil` outside the picture.
+    func alpha(x: Int, y: Int) -> UInt8?
+    /// Paints (x, y) opaque in `color`; nothing outside the picture.
+    mutating func set(x: Int, y: Int, _ color: RGB)
+    /// Makes the pixels of the cells flagged in `cells` (row by row, `columns` a row, each cell
+    /// `cell` pixels) transparent.
+    mutating func clear(cells: [Bool], columns: Int, cell: (width: Int, height: Int))
+}
+
 /// A picture: `width × height` pixels, RGBA, row by row from the top.
-public struct RGBAImage: Sendable, Hashable {
+public struct RGBAImage: Sendable, Hashable, PixelCanvas {
     public let width: Int
     public let height: Int
     public var pixels: [UInt8]
@@ -34,8 +49,6 @@ public struct RGBAImage: Sendable, Hashable {
         self.pixels = pixels
     }
 
-    /// The colour at (`x`, `y`); `nil` outside the picture.
-    /// The opacity at (x, y): 0 transparent, 255 opaque.
     public func alpha(x: Int, y: Int) -> UInt8? {
         guard x >= 0, y >= 0, x < width, y < height else { return nil }
         return pixels[(y * width + x) * 4 + 3]
@@ -47,8 +60,6 @@ public struct RGBAImage: Sendable, Hashable {
         return RGB(pixels[index], pixels[index + 1], pixels[index + 2])
     }
 
-    /// Makes the pixels of the cells flagged in `cells` (row by row, `columns` a row, each cell
-    /// `cell` pixels) transparent.
     public mutating func clear(cells: [Bool], columns: Int, cell: (width: Int, height: Int)) {
         guard columns > 0 else { return }
         for (index, hole) in cells.enumerated() where hole {
@@ -60,7 +71,7 @@ public struct RGBAImage: Sendable, Hashable {
         }
     }
 
-    mutating func set(x: Int, y: Int, _ color: RGB) {
+    public mutating func set(x: Int, y: Int, _ color: RGB) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
         let index = (y * width + x) * 4
         pixels[index] = color.red
@@ -112,65 +123,83 @@ public struct PixelMapRenderer: Sendable {
         Viewport.world(width: max(1, pixelWidth / 2), height: max(1, pixelHeight / 4))
     }
 
-    public func render(_ viewport: Viewport, pins: [MapPin] = [], palette: PixelPalette) -> RGBAImage {
+    public func render(_ viewport: Viewport, pins: [MapPin] = [], palette: PixelPalette) -> IndexedImage {
         let layers = renderer.layers(viewport, dashedAdmin1: false)
         let width = viewport.width * 2
         let height = viewport.height * 4
-        // One packed RGBA word a pixel (bytes R, G, B, A in memory on a little-endian machine).
-        func packed(_ color: RGB) -> UInt32 {
-            UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | 0xFF00_0000
+        // The palette's first entries, in this order: what the dot layers paint.
+        let (sea, land, coast, border, admin1, outline): (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 1, 2, 3, 4, 5)
+        let colormap = [palette.sea, palette.land, palette.coast, palette.border, palette.admin1, palette.outline].flatMap {
+            (color: RGB) -> [UInt8] in [color.red, color.green, color.blue, 255]
         }
-        let (land, coast, border, admin1, outline) = (
-            packed(palette.land), packed(palette.coast), packed(palette.border), packed(palette.admin1),
-            packed(palette.outline)
-        )
-        // The image's own bytes, written once (the sea first), a word at a time.
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
-            UnsafeMutableRawBufferPointer(buffer).withMemoryRebound(to: UInt32.self) { out in
-                out.initialize(repeating: packed(palette.sea))
-                for cellRow in 0..<viewport.height {
-                    let rowBase = cellRow * 4 * width
-                    for cellColumn in 0..<viewport.width {
-                        let index = cellRow * viewport.width + cellColumn
-                        let masks = (
-                            layers.land[index], layers.coast[index], layers.borders[index], layers.admin1[index],
-                            layers.outline[index]
-                        )
-                        guard masks.0 | masks.2 | masks.3 | masks.4 != 0 else { continue }
-                        let base = rowBase + cellColumn * 2
-                        if masks.0 == 0xFF, masks.1 | masks.2 | masks.3 | masks.4 == 0 {
-                            for dy in 0..<4 {
-                                out[base + dy * width] = land
-                                out[base + dy * width + 1] = land
-                            }
-                            continue
-                        }
-                        for dx in 0..<2 {
-                            for dy in 0..<4 {
-                                let bit = LandRasterizer.dotBit(dx, dy)
-                                let color: UInt32
-                                if masks.4 & bit != 0 {
-                                    color = outline
-                                } else if masks.2 & bit != 0 {
-                                    color = border
-                                } else if masks.3 & bit != 0 {
-                                    color = admin1
-                                } else if masks.1 & bit != 0 {
-                                    color = coast
-                                } else if masks.0 & bit != 0 {
-                                    color = land
-                                } else {
-                                    continue
+        // The picture's own bytes, written once (the sea first), a palette index a pixel; a large
+        // picture's two halves of rows on two threads.
+        let indexes = [UInt8](unsafeUninitializedCapacity: width * height) { out, initialized in
+            layers.land.withUnsafeBufferPointer { landMasks in
+                layers.coast.withUnsafeBufferPointer { coastMasks in
+                    layers.borders.withUnsafeBufferPointer { borderMasks in
+                        layers.admin1.withUnsafeBufferPointer { admin1Masks in
+                            layers.outline.withUnsafeBufferPointer { outlineMasks in
+                                func paint(cellRows: Range<Int>) {
+                                    guard !cellRows.isEmpty else { return }
+                                    let pixels = cellRows.lowerBound * 4 * width..<cellRows.upperBound * 4 * width
+                                    UnsafeMutableBufferPointer(rebasing: out[pixels]).initialize(repeating: sea)
+                                    for cellRow in cellRows {
+                                        let rowBase = cellRow * 4 * width
+                                        let cellBase = cellRow * viewport.width
+                                        for cellColumn in 0..<viewport.width {
+                                            let index = cellBase + cellColumn
+                                            let landMask = landMasks[index]
+                                            let lines = coastMasks[index] | borderMasks[index] | admin1Masks[index] | outlineMasks[index]
+                                            guard landMask | lines != 0 else { continue }
+                                            let base = rowBase + cellColumn * 2
+                                            if landMask == 0xFF, lines == 0 {
+                                                for dy in 0..<4 {
+                                                    out[base + dy * width] = land
+                                                    out[base + dy * width + 1] = land
+                                                }
+                                                continue
+                                            }
+                                            let masks = (
+                                                landMask, coastMasks[index], borderMasks[index], admin1Masks[index], outlineMasks[index]
+                                            )
+                                            for dx in 0..<2 {
+                                                for dy in 0..<4 {
+                                                    let bit = LandRasterizer.dotBit(dx, dy)
+                                                    let color: UInt8
+                                                    if masks.4 & bit != 0 {
+                                                        color = outline
+                                                    } else if masks.2 & bit != 0 {
+                                                        color = border
+                                                    } else if masks.3 & bit != 0 {
+                                                        color = admin1
+                                                    } else if masks.1 & bit != 0 {
+                                                        color = coast
+                                                    } else if masks.0 & bit != 0 {
+                                                        color = land
+                                                    } else {
+                                                        continue
+                                                    }
+                                                    out[base + dy * width + dx] = color
+                                                }
+                                            }
+                                        }
+                                    }
                                 }
-                                out[base + dy * width + dx] = color
+                                if viewport.width * viewport.height >= MapRenderer.parallelCells {
+                                    let middle = viewport.height / 2
+                                    TwoThreads.run { part in paint(cellRows: part == 0 ? 0..<middle : middle..<viewport.height) }
+                                } else {
+                                    paint(cellRows: 0..<viewport.height)
+                                }
                             }
                         }
                     }
                 }
             }
-            initialized = width * height * 4
+            initialized = width * height
         }
-        var image = RGBAImage(width: width, height: height, pixels: pixels)
+        var image = IndexedImage(width: width, height: height, indexes: indexes, colormap: colormap)
         drawPins(pins, viewport: viewport, palette: palette, into: &image)
         return image
     }
@@ -181,7 +210,7 @@ public struct PixelMapRenderer: Sendable {
     /// Pins whose markers would overlap (in one square of the marker's diameter) are one cluster,
     /// drawn as one marker at their mean position whose size grows with the count, in the colour
     /// of its highest style; higher styles are drawn last.
-    private func drawPins(_ pins: [MapPin], viewport: Viewport, palette: PixelPalette, into image: inout RGBAImage) {
+    private func drawPins(_ pins: [MapPin], viewport: Viewport, palette: PixelPalette, into image: inout IndexedImage) {
         let base = Self.pinRadius(width: image.width, height: image.height)
         let square = base * 2
         var clusters: [Int: (x: Double, y: Double, count: Int, style: PinStyle)] = [:]
@@ -221,23 +250,25 @@ public struct PixelMapRenderer: Sendable {
     ]
     static let plusGlyph: [UInt8] = [0, 2, 7, 2, 0]
 
-    private func stamp(_ glyph: [UInt8], x: Int, y: Int, scale: Int, _ color: RGB, into image: inout RGBAImage) {
+    private func stamp(_ glyph: [UInt8], x: Int, y: Int, scale: Int, _ color: RGB, into image: inout IndexedImage) {
+        let color = image.index(of: color) ?? 0
         for (row, bits) in glyph.enumerated() {
             for column in 0..<3 where bits & (4 >> column) != 0 {
                 for dy in 0..<scale {
-                    for dx in 0..<scale { image.set(x: x + column * scale + dx, y: y + row * scale + dy, color) }
+                    for dx in 0..<scale { image.set(x: x + column * scale + dx, y: y + row * scale + dy, index: color) }
                 }
             }
         }
     }
 
-    private func disc(x: Double, y: Double, radius: Double, _ color: RGB, into image: inout RGBAImage) {
+    private func disc(x: Double, y: Double, radius: Double, _ color: RGB, into image: inout IndexedImage) {
+        let color = image.index(of: color) ?? 0
         let r2 = radius * radius
         for py in Int((y - radius).rounded(.down))...Int((y + radius).rounded(.up)) {
             for px in Int((x - radius).rounded(.down))...Int((x + radius).rounded(.up)) {
                 let dx = Double(px) + 0.5 - x
                 let dy = Double(py) + 0.5 - y
-                if dx * dx + dy * dy <= r2 { image.set(x: px, y: py, color) }
+                if dx * dx + dy * dy <= r2 { image.set(x: px, y: py, index: color) }
             }
         }
     }

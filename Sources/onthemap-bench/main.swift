@@ -103,8 +103,8 @@ let pictureWorld = PixelMapRenderer.viewport(pixelWidth: 2000, pixelHeight: 1200
 var pictureCity = pictureWorld
 pictureCity.setZoom(256)
 pictureCity.center(latitude: 48.86, longitude: 2.35)
-let rasterWorld = medianMilliseconds(runs: 30) { pixels.render(pictureWorld, pins: hundred, palette: palette).pixels.count }
-let rasterCity = medianMilliseconds(runs: 30) { pixels.render(pictureCity, pins: hundred, palette: palette).pixels.count }
+let rasterWorld = medianMilliseconds(runs: 30) { pixels.render(pictureWorld, pins: hundred, palette: palette).indexes.count }
+let rasterCity = medianMilliseconds(runs: 30) { pixels.render(pictureCity, pins: hundred, palette: palette).indexes.count }
 // The cells of the same view: the layers both share, plus names (what a picture's raster builds on).
 let layersCity = medianMilliseconds(runs: 30) { renderer.render(pictureCity).grid.cells.count }
 let worldImage = pixels.render(pictureWorld, pins: hundred, palette: palette)

@@ -169,7 +169,7 @@ extension MapCommand {
     func raster(
         _ locations: [StudentInformation], pixels: (width: Int, height: Int), center: (latitude: Double, longitude: Double)?,
         view: ((Int, Int) -> Viewport)?, theme: Theme.Name
-    ) -> RGBAImage {
+    ) -> IndexedImage {
         let viewport = MapRendering.viewport(
             width: pixels.width / 2, height: pixels.height / 4, center: center, zoom: zoom, view: view)
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty

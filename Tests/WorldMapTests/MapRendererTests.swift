@@ -144,4 +144,24 @@ import Testing
             #expect(cell.character.unicodeScalars.first.map { (0x2801...0x28FF).contains($0.value) } == true)
         }
     }
+
+    /// A picture's layers are made on two threads (halves of the rows; the land's crossings
+    /// beside the border lines): the same dots as on one, for the world, a city with state
+    /// lines, an outlined country, and an odd number of rows.
+    @Test func twoThreadsDrawTheSameLayersAsOne() {
+        var renderer = MapRenderer()
+        var city = Viewport(width: 1000, height: 301, centerLatitude: 37.6, centerLongitude: -122.2, zoom: 40)
+        city.setZoom(40)
+        let world = Viewport.world(width: 1000, height: 300)
+        for viewport in [world, city] {
+            let one = renderer.layers(viewport, dashedAdmin1: false, twoThreads: false)
+            let two = renderer.layers(viewport, dashedAdmin1: false, twoThreads: true)
+            #expect(one == two)
+            #expect(one.land.contains(0xFF) && one.coast.contains { $0 != 0 })
+        }
+        #expect(renderer.layers(world, dashedAdmin1: false).borders.contains { $0 != 0 })
+        #expect(renderer.layers(city, dashedAdmin1: false).admin1.contains { $0 != 0 }, "state lines at this zoom")
+        renderer.outlinedCountry = 0
+        #expect(renderer.layers(world, twoThreads: false) == renderer.layers(world, twoThreads: true))
+    }
 }

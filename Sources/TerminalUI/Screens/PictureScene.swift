@@ -82,7 +82,7 @@ public struct PictureScene: Sendable, Equatable {
     /// `textOver` false (a protocol that draws the picture over the text: Sixel, iTerm2), the
     /// names are written into the picture (`LabelFont`), in their cells' colours; a character
     /// the font lacks leaves its cell clear instead, for the terminal's text.
-    public func image(cell: (width: Int, height: Int), theme: Theme.Name, textOver: Bool) -> RGBAImage {
+    public func image(cell: (width: Int, height: Int), theme: Theme.Name, textOver: Bool) -> IndexedImage {
         let (width, height) = (rect.width * cell.width, rect.height * cell.height)
         // The dot raster has 2×4 dots a cell: a viewport of that many cells covers the pane's view.
         let viewport = map.viewport(width: max(1, width / 2), height: max(1, height / 4))
