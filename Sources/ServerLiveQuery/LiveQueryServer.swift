@@ -21,6 +21,13 @@ package final class LiveQueryServer: Sendable {
     var limits: LiveQueryLimits { configuration.liveQuery }
     /// Sockets open per client address, and in all.
     private let open = NIOLockedValueBox<(byAddress: [String: Int], total: Int)>(([:], 0))
+    /// A timer per session expiry that a socket or subscription holds (keyed by account and
+    /// expiry, so reconnecting with one session adds none): when it passes, the account's sockets
+    /// ask their tokens again (`followCaller`), so a session that runs out ends its sockets then,
+    /// not at the account's next change. At most `maxExpiryTimers`; past that, an expired
+    /// session's socket ends at its account's next change.
+    private let expiryTimers = NIOLockedValueBox<[String: Task<Void, Never>]>([:])
+    static let maxExpiryTimers = 10_000
 
     package init(
         storage: any ServerStorage, configuration: ServerConfiguration, sessions: SessionAuthority,
@@ -89,6 +96,22 @@ package final class LiveQueryServer: Sendable {
     /// would end.
     package func closeAll() {
         for connection in hub.allConnections { connection.goAway() }
+        for timer in expiryTimers.withLockedValue({ timers in defer { timers = [:] }; return timers.values }) { timer.cancel() }
+    }
+
+    /// Calls `followCaller(accountKey:)` just after `expiresAt` (seconds since 1970).
+    private func watchExpiry(accountKey: String, expiresAt: Double) {
+        let key = "\(accountKey) \(expiresAt)"
+        expiryTimers.withLockedValue { timers in
+            guard timers[key] == nil, timers.count < Self.maxExpiryTimers else { return }
+            timers[key] = Task { [self] in
+                let wait = max(0, expiresAt - Date().timeIntervalSince1970) + 0.05
+                try? await Task.sleep(for: .seconds(wait))
+                guard !Task.isCancelled else { return }
+                expiryTimers.withLockedValue { _ = $0.removeValue(forKey: key) }
+                await followCaller(accountKey: accountKey)
+            }
+        }
     }
 
     /// Handles one message of a socket, in the order they came (the socket starts the next once
@@ -252,15 +275,17 @@ package final class LiveQueryServer: Sendable {
 
     /// The caller of a session token (its account and role, as for a REST request); `anonymous`
     /// for no token; an error for a token that is not a live session (or a suspended account's).
+    /// Its session's expiry is watched from then on (`watchExpiry`).
     private func caller(_ sessionToken: String?) async throws -> Caller {
         guard let sessionToken else { return .anonymous }
         guard sessionToken.utf8.count <= 256,
-            let caller = try await CallerResolver(storage: storage, configuration: configuration, sessions: sessions)
-                .account(sessionID: sessionToken)
+            let session = try await CallerResolver(storage: storage, configuration: configuration, sessions: sessions)
+                .session(id: sessionToken)
         else {
             throw LiveQueryError(code: 209, "Invalid session token")
         }
-        return caller
+        if let accountKey = session.caller.accountKey { watchExpiry(accountKey: accountKey, expiresAt: session.expiresAt) }
+        return session.caller
     }
 
     /// The `query` op: the first page of the subscription's rows, newest first, as the REST list

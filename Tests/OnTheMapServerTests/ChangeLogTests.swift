@@ -160,6 +160,22 @@ import Testing
         #expect(ended?["code"] as? Int == 209)
     }
 
+    /// A session that runs out ends its sockets when it does, with no other change of its
+    /// account (was: only at the account's next change, or never).
+    @Test(arguments: TestBackend.available) func anExpiredSessionEndsItsSockets(backend: TestBackend) async throws {
+        let server = try await TestServer.start(backend: backend, configure: { $0.sessionLifetime = 4 })
+        defer { Task { await server.stop() } }
+        _ = try await server.addUser(email: "ada@example.com")
+        let ada = try await WriteRulesTests.logIn(server, "ada@example.com")
+        let socket = try await Self.subscriber(port: server.server.port, token: ada)
+        // Nothing else happens: the next message is the end of the session (within the test
+        // client's 10 s read timeout).
+        let ended = await socket.next()
+        #expect(ended?["op"] as? String == "error", "\(String(describing: ended))")
+        #expect(ended?["code"] as? Int == 209)
+        #expect(await socket.next() == nil)
+    }
+
     /// The per-socket and per-address bounds on regex work, and the patterns no bound can
     /// bound, refused at `subscribe` (was: 25 such subscriptions made one PUT take 5.9 s).
     @Test func subscriptionsWhoseRegexWorkIsUnboundedAreRefused() async throws {

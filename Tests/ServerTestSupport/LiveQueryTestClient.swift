@@ -78,6 +78,8 @@ public final class LiveQueryTestClient: @unchecked Sendable {
     }
 
     private func readMessage() -> [String: Any]? {
+        // Pings answered for 10 s are still "nothing came" (the server pings an idle socket).
+        let deadline = Date().addingTimeInterval(10)
         while true {
             guard let (opcode, payload) = readFrame() else { return nil }
             switch opcode {
@@ -88,6 +90,7 @@ public final class LiveQueryTestClient: @unchecked Sendable {
                 return nil
             case 0x9:
                 _ = sendFrame(opcode: 0xA, payload)
+                if Date() > deadline { return nil }
             default:
                 continue
             }

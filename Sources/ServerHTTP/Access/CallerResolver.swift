@@ -54,10 +54,16 @@ package struct CallerResolver: Sendable {
     /// The account of a live session id, with its role; `nil` when there is none (or the account
     /// is gone or suspended).
     package func account(sessionID: String) async throws -> Caller? {
+        try await session(id: sessionID)?.caller
+    }
+
+    /// The caller of a live session and when the session expires (seconds since 1970); nil for a
+    /// session that is not live or whose account is suspended.
+    package func session(id sessionID: String) async throws -> (caller: Caller, expiresAt: Double)? {
         guard let session = try await sessions.session(id: sessionID),
             let account = try await storage.account(key: session.accountKey), account.suspendedAt == nil
         else { return nil }
-        return .account(key: account.key, role: account.role)
+        return (.account(key: account.key, role: account.role), session.expiresAt)
     }
 
     /// `application/json`, with or without parameters (`; charset=utf-8`), in any case.
