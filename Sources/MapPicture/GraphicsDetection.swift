@@ -99,7 +99,7 @@ public enum GraphicsDetection {
     /// answer in time (or was not asked); `missing`: the library a protocol lacks here.
     public static func choose(
         setting: GraphicsSetting, environment: [String: String], database: Set<ImageProtocol>?, answer: TerminalAnswer?,
-        missing: (ImageProtocol) -> String? = { $0.missingLibrary }
+        unasked: String? = nil, missing: (ImageProtocol) -> String? = { $0.missingLibrary }
     ) -> GraphicsChoice {
         func checked(_ found: ImageProtocol, _ why: String) -> GraphicsChoice {
             if let library = missing(found) {
@@ -121,6 +121,7 @@ public enum GraphicsDetection {
                     + (found.isEmpty ? "no pictures" : found.map(\.rawValue).sorted().joined(separator: ", ")) + ")"
             } ?? ""
         guard let answer else {
+            if let unasked { return GraphicsChoice(nil, reason: "the terminal could not be asked (\(unasked)): Braille" + known) }
             return GraphicsChoice(nil, reason: "the terminal did not answer the graphics query in time: Braille" + known)
         }
         if answer.kitty { return checked(.kitty, "the terminal answered the Kitty graphics query" + known) }
@@ -153,7 +154,14 @@ public enum GraphicsDetection {
     public static func ask(input: Int32, output: Int32, timeoutMilliseconds: Int = answerTimeoutMilliseconds)
         -> TerminalAnswer?
     {
-        guard isatty(input) == 1, isatty(output) == 1 else { return nil }
+        asking(input: input, output: output, timeoutMilliseconds: timeoutMilliseconds).answer
+    }
+
+    /// `ask`, and why it could not ask at all (nil when the query was written).
+    static func asking(input: Int32, output: Int32, timeoutMilliseconds: Int) -> (answer: TerminalAnswer?, unasked: String?) {
+        func failed(_ call: String) -> (TerminalAnswer?, String?) { (nil, "\(call): \(String(cString: strerror(errno)))") }
+        guard isatty(input) == 1 else { return failed("stdin is no terminal") }
+        guard isatty(output) == 1 else { return failed("stdout is no terminal") }
         // A signal arriving meanwhile (EINTR) is no reason to give up asking.
         func retrying(_ call: () -> Int) -> Int {
             var result = call()
@@ -161,14 +169,14 @@ public enum GraphicsDetection {
             return result
         }
         var saved = termios()
-        guard retrying({ Int(tcgetattr(input, &saved)) }) == 0 else { return nil }
+        guard retrying({ Int(tcgetattr(input, &saved)) }) == 0 else { return failed("tcgetattr") }
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ICANON | ECHO)
         withUnsafeMutableBytes(of: &quiet.c_cc) { cc in
             cc[Int(VMIN)] = 0
             cc[Int(VTIME)] = 0
         }
-        guard retrying({ Int(tcsetattr(input, TCSANOW, &quiet)) }) == 0 else { return nil }
+        guard retrying({ Int(tcsetattr(input, TCSANOW, &quiet)) }) == 0 else { return failed("tcsetattr") }
         var answered = false
         defer {
             // A late or partial answer must not reach the app as keys.
@@ -178,7 +186,7 @@ public enum GraphicsDetection {
         var bytes = ArraySlice(query.utf8)
         while !bytes.isEmpty {
             let written = retrying { bytes.withUnsafeBytes { write(output, $0.baseAddress, $0.count) } }
-            guard written > 0 else { return nil }
+            guard written > 0 else { return failed("write") }
             bytes = bytes.dropFirst(written)
         }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMilliseconds) * 1_000_000
@@ -186,22 +194,22 @@ public enum GraphicsDetection {
         var buffer = [UInt8](repeating: 0, count: 256)
         while received.count < 4096 {
             let now = DispatchTime.now().uptimeNanoseconds
-            guard now < deadline else { return nil }
+            guard now < deadline else { return (nil, nil) }
             var poller = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(max(1, (deadline - now) / 1_000_000)))
             if ready < 0, errno == EINTR { continue }
             guard ready > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard count > 0 else { return nil }
+            guard count > 0 else { return (nil, nil) }
             received += buffer[0..<count]
             let answer = TerminalAnswer.parse(received)
             if answer.deviceAttributes != nil {
                 answered = true
-                return answer
+                return (answer, nil)
             }
         }
-        return nil
+        return (nil, nil)
     }
 
     /// A character cell's size in pixels: the terminal's from TIOCGWINSZ on `descriptor` when it
@@ -232,9 +240,13 @@ public enum GraphicsDetection {
         choice: GraphicsChoice, cellPixels: (width: Int, height: Int)
     ) {
         let asking = setting == .auto && reasonNotToAsk(environment) == nil
-        let answer = asking ? ask(input: STDIN_FILENO, output: STDOUT_FILENO) : nil
+        let asked = asking
+            ? self.asking(input: STDIN_FILENO, output: STDOUT_FILENO, timeoutMilliseconds: answerTimeoutMilliseconds)
+            : (answer: nil, unasked: nil)
+        let answer = asked.answer
         let database = asking && needsDatabase(environment, answer: answer) ? self.database(environment) : nil
-        let choice = choose(setting: setting, environment: environment, database: database, answer: answer)
+        let choice = choose(
+            setting: setting, environment: environment, database: database, answer: answer, unasked: asked.unasked)
         return (choice, cellPixels(answered: answer?.cellPixels))
     }
 }

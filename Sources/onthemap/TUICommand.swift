@@ -82,6 +82,7 @@ struct TUICommand: AsyncParsableCommand {
         let controller = AppController(app: model, keys: settings.keys, ascii: backend.asciiOnly || accessible)
         controller.accessible = accessible
         if let path = environment["ONTHEMAP_TRACE"], !path.isEmpty { controller.trace = FrameTrace(path: path) }
+        controller.trace?.mark("graphics", graphics?.choice.reason ?? "accessible: Braille")
         Task {
             if let connection = await connecting.value, embedded {
                 model.serverName = "built-in " + connection.client.configuration.serverDescription

@@ -81,6 +81,23 @@ import Testing
         #expect(auto.imageProtocol == nil && auto.reason.contains("libpng16-16"))
     }
 
+    /// A terminal that could not be asked at all (not a TTY, an ioctl refused) is told apart
+    /// from one that did not answer: `onthemap config` and the trace say which.
+    @Test func aTerminalThatCouldNotBeAskedSaysWhy() throws {
+        let unasked = GraphicsDetection.choose(
+            setting: .auto, environment: Self.xterm, database: nil, answer: nil, unasked: "tcgetattr: Input/output error")
+        #expect(unasked.imageProtocol == nil && unasked.reason.contains("could not be asked (tcgetattr: Input/output error)"))
+        let silent = GraphicsDetection.choose(setting: .auto, environment: Self.xterm, database: nil, answer: nil)
+        #expect(silent.reason.contains("did not answer"))
+        var pipe: [Int32] = [0, 0]
+        #expect(Glibc.pipe(&pipe) == 0)
+        defer { close(pipe[0]); close(pipe[1]) }
+        #expect(GraphicsDetection.ask(input: pipe[0], output: pipe[1]) == nil, "a pipe is no terminal: nothing is written")
+        var byte: UInt8 = 0
+        #expect(fcntl(pipe[0], F_SETFL, O_NONBLOCK) == 0)
+        #expect(read(pipe[0], &byte, 1) == -1, "no query written to a pipe")
+    }
+
     @Test func theTerminalDatabaseIsLoadedOnlyWhenTheAnswerSettlesNothing() {
         let named = ["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"]
         #expect(GraphicsDetection.needsDatabase(named, answer: TerminalAnswer(deviceAttributes: [62])))

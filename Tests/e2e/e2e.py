@@ -366,7 +366,10 @@ def picture_app(name, answer, rows=40, cols=120):
     }
     app = PtyApp([f"{BIN}/onthemap", "--server", SERVER], environment, rows=rows, cols=cols, answer=answer)
     app.wait(lambda output: b"Log In" in output, what="the login screen")
-    assert app.answered, f"the app asked the terminal (Kitty's query and DA1) before drawing: {bytes(app.output[:400])!r}"
+    if not app.answered:
+        said = open(trace).read()[:400] if os.path.exists(trace) else "(no trace)"
+        raise AssertionError(f"the app did not ask the terminal (Kitty's query and DA1) before drawing: its trace "
+                             f"{said!r}; it wrote {bytes(app.output[:200])!r}")
     app.send(f"{EMAIL}\t{PASSWORD}\r")
     wait_for_file(trace, lambda line: re.search(r" map:[1-9]", line) is not None, "a frame of the map with the class")
     return app
@@ -407,7 +410,7 @@ def kitty_pictures():
                  what="deleted on Ctrl-Z and drawn again")
         mark = app.mark()
         app.send("\x03")
-        assert app.process.wait(timeout=30) == 0
+        assert app.exited() == 0
         assert b"\x1b_Ga=d,d=I,i=1" in app.output[mark:], "deleted on quit"
     finally:
         app.close()

@@ -35,14 +35,18 @@ class PtyApp:
         self.answer = answer
         self.answered = False
         self.lock = threading.Condition()
-        threading.Thread(target=self._read, daemon=True).start()
+        # The reader runs until the app has exited and everything it wrote was read (EIO once
+        # the last slave descriptor is closed): `exited` and `close` wait for it, so no byte is
+        # looked for before it is read, and a closed master's descriptor number, which the next
+        # PtyApp's openpty may get, is never read by this one's thread.
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self):
         while True:
             try:
                 ready, _, _ = select.select([self.master], [], [], 0.2)
                 if not ready:
-                    if self.process.poll() is not None: return
                     continue
                 data = os.read(self.master, 65536)
             except OSError:
@@ -79,10 +83,18 @@ class PtyApp:
         with self.lock:
             return len(self.output)
 
+    def exited(self, timeout=30):
+        """The app's exit status once it has exited and all it wrote has been read."""
+        status = self.process.wait(timeout=timeout)
+        self.reader.join(timeout)
+        assert not self.reader.is_alive(), "the app's output was not read to its end"
+        return status
+
     def close(self):
         if self.process.poll() is None:
             self.process.kill()
         self.process.wait()
+        self.reader.join(30)
         os.close(self.master)
 
 
