@@ -5,18 +5,9 @@ enum LandOutline {
     /// The stipple kept inside land: dot 2 of every cell (`⠂`), one dot in eight.
     static let stipple: UInt8 = 0x02
 
-    /// Per cell, the land dots that touch water (up, down, left or right). The view's edges
-    /// count as land, so a coast is never drawn along them.
-    static func coast(of masks: [UInt8], width: Int, height: Int) -> [UInt8] {
-        var coast = [UInt8](repeating: 0, count: masks.count)
-        masks.withUnsafeBufferPointer { m in
-            coast.withUnsafeMutableBufferPointer { out in Self.coast(of: m, width: width, height: height, rows: 0..<height, into: out) }
-        }
-        return coast
-    }
-
-    /// The coast of the cell rows `rows` only, into `out` (which holds every row): the halves of
-    /// a large picture on two threads.
+    /// Per cell of the rows `rows`, the land dots that touch water (up, down, left or right),
+    /// into `out` (which holds every row; `MapRenderer.layers` asks for each half of the rows).
+    /// The view's edges count as land, so a coast is never drawn along them.
     static func coast(
         of m: UnsafeBufferPointer<UInt8>, width: Int, height: Int, rows: Range<Int>, into out: UnsafeMutableBufferPointer<UInt8>
     ) {

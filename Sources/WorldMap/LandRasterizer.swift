@@ -13,18 +13,10 @@ struct LandRasterizer {
         dy == 3 ? (dx == 0 ? 0x40 : 0x80) : UInt8(truncatingIfNeeded: 1 << (dy + 3 * dx))
     }
 
-    /// One Braille mask per cell, row by row.
-    func masks(land: LandRings) -> [UInt8] {
-        var masks = [UInt8](repeating: 0, count: viewport.width * viewport.height)
-        let edges = crossings(land: land)
-        masks.withUnsafeMutableBufferPointer { out in fill(edges, dotRows: 0..<edges.rows.count, into: out) }
-        setIslandDots(edges, into: &masks)
-        return masks
-    }
-
     /// Where each dot row crosses the land's edges, and the dots of islands smaller than a dot:
-    /// the first half of `masks`, which `fill` finishes a range of rows at a time (the halves of a
-    /// large picture's rows on two threads, `MapRenderer.layers`).
+    /// the first half of a view's land masks, which `fill` finishes a range of rows at a time
+    /// (the halves of the rows, on two threads for a large view: `MapRenderer.layers`), then
+    /// `setIslandDots`.
     struct Crossings {
         var rows: [[Float]]
         var islands: [(x: Int, y: Int)]

@@ -75,18 +75,14 @@ public struct MapRenderer: Sendable {
                 lines.draw(rings: PlaceLabels.ringsOfCountry[country], of: .coarse, into: &outline)
             }
         }
-        guard twoThreads ?? (count >= Self.parallelCells), height >= 2 else {
-            layers.land = rasterizer.masks(land: land)
-            layers.coast = LandOutline.coast(of: layers.land, width: width, height: height)
-            drawLines(&layers.borders, &layers.admin1, &layers.outline)
-            return layers
-        }
-        // Two threads: the land's edge crossings beside the border lines, then each half of the
-        // rows filled, then each half's coast (which reads the row on either side, filled by then).
+        // The land's edge crossings beside the border lines, then each half of the rows filled,
+        // then each half's coast (which reads the row on either side, filled by then): on two
+        // threads for a large view.
+        let parallel = twoThreads ?? (count >= Self.parallelCells)
         var edges = LandRasterizer.Crossings(rows: [], islands: [])
         withUnsafeMutablePointer(to: &edges) { edges in
             withUnsafeMutablePointer(to: &layers) { layers in
-                TwoThreads.run { part in
+                TwoThreads.run(inParallel: parallel) { part in
                     if part == 0 {
                         edges.pointee = rasterizer.crossings(land: land)
                     } else {
@@ -98,7 +94,7 @@ public struct MapRenderer: Sendable {
         let middleCellRow = height / 2
         let dotRows = edges.rows.count
         layers.land.withUnsafeMutableBufferPointer { masks in
-            TwoThreads.run { part in
+            TwoThreads.run(inParallel: parallel) { part in
                 let rows = part == 0 ? 0..<min(dotRows, middleCellRow * 4) : min(dotRows, middleCellRow * 4)..<dotRows
                 rasterizer.fill(edges, dotRows: rows, into: masks)
             }
@@ -106,7 +102,7 @@ public struct MapRenderer: Sendable {
         rasterizer.setIslandDots(edges, into: &layers.land)
         layers.land.withUnsafeBufferPointer { masks in
             layers.coast.withUnsafeMutableBufferPointer { coast in
-                TwoThreads.run { part in
+                TwoThreads.run(inParallel: parallel) { part in
                     let rows = part == 0 ? 0..<middleCellRow : middleCellRow..<height
                     LandOutline.coast(of: masks, width: width, height: height, rows: rows, into: coast)
                 }

@@ -186,11 +186,9 @@ public struct PixelMapRenderer: Sendable {
                                         }
                                     }
                                 }
-                                if viewport.width * viewport.height >= MapRenderer.parallelCells {
-                                    let middle = viewport.height / 2
-                                    TwoThreads.run { part in paint(cellRows: part == 0 ? 0..<middle : middle..<viewport.height) }
-                                } else {
-                                    paint(cellRows: 0..<viewport.height)
+                                let middle = viewport.height / 2
+                                TwoThreads.run(inParallel: viewport.width * viewport.height >= MapRenderer.parallelCells) {
+                                    part in paint(cellRows: part == 0 ? 0..<middle : middle..<viewport.height)
                                 }
                             }
                         }
