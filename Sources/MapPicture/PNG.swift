@@ -14,29 +14,35 @@ public enum PNG {
     /// The PNG file of `image`: a palette PNG when it has at most 256 colours, else RGBA.
     public static func encode(_ image: RGBAImage) throws -> [UInt8] {
         if let indexed = IndexedImage(exactly: image) { return try encode(indexed) }
-        var out: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        var message = [CChar](repeating: 0, count: 128)
-        let result = image.pixels.withUnsafeBufferPointer { pixels in
-            otm_png_encode_rgba(pixels.baseAddress, UInt32(image.width), UInt32(image.height), &out, &size, &message, 128)
+        return try written { out, size, message in
+            image.pixels.withUnsafeBufferPointer { pixels in
+                otm_png_encode_rgba(pixels.baseAddress, UInt32(image.width), UInt32(image.height), &out, &size, &message, 128)
+            }
         }
-        guard result == 0, let out else { throw failure(result, message) }
-        defer { otm_png_free(out) }
-        return Array(UnsafeBufferPointer(start: out, count: size))
     }
 
     /// The palette PNG file of `image` (as few bits a pixel as its palette allows).
     public static func encode(_ image: IndexedImage) throws -> [UInt8] {
+        try written { out, size, message in
+            image.indexes.withUnsafeBufferPointer { indexes in
+                image.colormap.withUnsafeBufferPointer { colormap in
+                    otm_png_encode_indexed(
+                        indexes.baseAddress, UInt32(image.width), UInt32(image.height), colormap.baseAddress,
+                        UInt32(image.colorCount), &out, &size, &message, 128)
+                }
+            }
+        }
+    }
+
+    /// The bytes a CPNG encoder wrote (`encode` gets where to put them and a 128-byte message
+    /// buffer, and returns CPNG's status), or its failure.
+    private static func written(
+        _ encode: (inout UnsafeMutablePointer<UInt8>?, inout Int, inout [CChar]) -> Int32
+    ) throws -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         var message = [CChar](repeating: 0, count: 128)
-        let result = image.indexes.withUnsafeBufferPointer { indexes in
-            image.colormap.withUnsafeBufferPointer { colormap in
-                otm_png_encode_indexed(
-                    indexes.baseAddress, UInt32(image.width), UInt32(image.height), colormap.baseAddress,
-                    UInt32(image.colorCount), &out, &size, &message, 128)
-            }
-        }
+        let result = encode(&out, &size, &message)
         guard result == 0, let out else { throw failure(result, message) }
         defer { otm_png_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: size))
