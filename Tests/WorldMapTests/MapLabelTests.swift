@@ -31,6 +31,22 @@ import Testing
         }
     }
 
+    /// Every city line of the generated text is a city, and its coordinates, held as
+    /// thousandths, read back as the very `Double`s its text parses to.
+    @Test func citiesReadBackTheirTextExactly() throws {
+        let lines = cityLabelsText.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }.split(separator: "\n")
+        let cities = PlaceLabels.cities
+        try #require(cities.count == lines.count && cities.count > 12_000)
+        for (index, line) in lines.enumerated() {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            let city = cities[index]
+            #expect(city.name == String(fields[0]))
+            #expect(city.latitude == Double(fields[1]) && cities.latitude(index) == Double(fields[1]), "\(line)")
+            #expect(city.longitude == Double(fields[2]) && cities.longitude(index) == Double(fields[2]), "\(line)")
+            #expect(cities.rank(index) == Int(fields[3]))
+        }
+    }
+
     @Test func noNameCoversAPinAtAnyZoom() throws {
         let pins = Self.demoPins
         try #require(pins.count > 50)
