@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOPosix
 import ServerAdmin
 import ServerHTTP
 import ServiceLifecycle
@@ -28,6 +29,19 @@ public final class EmbeddedServer: Sendable {
         self.group = group
         self.task = task
     }
+
+    /// `configuration` for the terminal app's built-in server, which serves one student on
+    /// loopback: one event-loop thread (NIO's shared group has one a core, each with its buffers)
+    /// and at most two SQLite readers (GRDB opens up to five as reads overlap). The thread is
+    /// shared by every such server of the process and, like NIO's shared group, never shut down.
+    public static func forOneStudent(_ configuration: ServerConfiguration) -> ServerConfiguration {
+        var configuration = configuration
+        configuration.eventLoopGroup = oneStudentEventLoop
+        configuration.sqliteReaders = 2
+        return configuration
+    }
+
+    private static let oneStudentEventLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// Opens the database, seeds the demo class when `seedDemo` and the database is empty,
     /// and starts listening.

@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOPosix
 import OnTheMapModels
 import ServerHTTP
 import ServerLiveQuery
@@ -97,7 +98,8 @@ public enum ServerApplication {
         async throws -> any WritableStorage
     {
         try await configuration.database.open(
-            queryTimeout: configuration.queryTimeout, postgres: configuration.postgres, logger: logger)
+            queryTimeout: configuration.queryTimeout, postgres: configuration.postgres, logger: logger,
+            sqliteReaders: configuration.sqliteReaders)
     }
 
     /// A server ready to run, and its change-log follower and storage to close after it stops.
@@ -172,7 +174,7 @@ public enum ServerApplication {
                 address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server", backlog: 1024),
             services: [LiveQueryShutdown(server: liveQuery)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
-            logger: logger)
+            eventLoopGroup: configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton, logger: logger)
         return Built(application: application, storage: storage, follower: follower)
     }
 }

@@ -1,5 +1,6 @@
 import ClassRules
 import Foundation
+import NIOCore
 import OnTheMapModels
 import ServerStorage
 
@@ -80,6 +81,11 @@ public struct ServerConfiguration: Sendable {
     /// terminal app's built-in server); the executables that link `OnTheMapServerProviderClient`
     /// set `AsyncHTTPProviderExchange`.
     package var providerExchange: any ProviderExchange = BoundedHTTPProviderExchange()
+    /// The threads that accept and serve connections (nil: NIO's shared group, a thread a
+    /// core); the terminal app's built-in server, which serves one student, runs on one.
+    package var eventLoopGroup: (any EventLoopGroup)? = nil
+    /// The most reading connections a SQLite file opens (nil: GRDB's default of 5).
+    package var sqliteReaders: Int? = nil
     /// The LiveQuery socket's bounds (`serve --live-*`).
     public var liveQuery = LiveQueryLimits()
     /// Who may see which row over LiveQuery (the default: every row, as the REST list).

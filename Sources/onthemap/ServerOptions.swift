@@ -62,7 +62,8 @@ struct ServerOptions: ParsableArguments {
             ? Logger(label: "onthemap.embedded-server", factory: { _ in SwiftLogNoOpLogHandler() })
             : Logger(label: "onthemap.embedded-server")
         logger.logLevel = .critical
-        let configuration = ServerConfiguration(port: 0, databasePath: ServerConfiguration.defaultDatabasePath(name: "demo.sqlite"))
+        let configuration = EmbeddedServer.forOneStudent(
+            ServerConfiguration(port: 0, databasePath: ServerConfiguration.defaultDatabasePath(name: "demo.sqlite")))
         let embedded: EmbeddedServer
         do {
             embedded = try await EmbeddedServer.start(configuration: configuration, logger: logger)

@@ -109,4 +109,32 @@ import Testing
             _ = try await RawHTTP.send("GET", server.baseURL, RequestPath.health, using: RawHTTP.makeSession())
         }
     }
+
+    /// The terminal app's built-in server (`EmbeddedServer.forOneStudent`: one event-loop
+    /// thread, two SQLite readers) answers 60 list requests sent at once, each with every row.
+    @Test func theBuiltInServersOneThreadAnswersRequestsAtOnce() async throws {
+        let server = try await TestServer.start(seedDemo: true) { configuration in
+            configuration = EmbeddedServer.forOneStudent(configuration)
+        }
+        defer { Task { await server.stop() } }
+        #expect(server.configuration.sqliteReaders == 2)
+        let path = "/v1/StudentLocation?limit=1000&order=-updatedAt"
+        let baseURL = server.baseURL
+        let first = try await RawHTTP.send("GET", baseURL, path)
+        let demoRows = try #require(((first.json() as? [String: Any])?["results"] as? [Any])?.count)
+        #expect(demoRows >= 100)
+        let session = RawHTTP.makeSession(connectionsPerHost: 60)
+        let statuses = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for _ in 0..<60 {
+                group.addTask {
+                    let reply = try await RawHTTP.send("GET", baseURL, path, using: session)
+                    let rows = (reply.json() as? [String: Any])?["results"] as? [Any]
+                    return (reply.status, rows?.count ?? -1)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses.count == 60)
+        #expect(statuses.allSatisfy { $0.0 == 200 && $0.1 == demoRows }, "\(statuses.filter { $0.0 != 200 })")
+    }
 }

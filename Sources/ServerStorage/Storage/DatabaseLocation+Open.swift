@@ -5,10 +5,13 @@ extension DatabaseLocation {
     /// Opens the database — a SQLite file, or a PostgreSQL URL through `postgres` (which only
     /// `onthemap-server` links) — and migrates it. Only the wiring calls this and hands the storage
     /// to the write path (`ServerApplication`, `ServerDatabase.open`; `scripts/check-architecture.py`).
-    package func open(queryTimeout: Duration, postgres: PostgresOpener?, logger: Logger) async throws -> any WritableStorage {
+    /// `sqliteReaders` caps a SQLite file's reading connections (nil: GRDB's default of 5).
+    package func open(queryTimeout: Duration, postgres: PostgresOpener?, logger: Logger, sqliteReaders: Int? = nil)
+        async throws -> any WritableStorage
+    {
         let storage: any WritableStorage
         switch self {
-        case .sqlite(let path): storage = try SQLiteStorage(path: path, queryTimeout: queryTimeout)
+        case .sqlite(let path): storage = try SQLiteStorage(path: path, queryTimeout: queryTimeout, maximumReaders: sqliteReaders)
         case .postgres(let url):
             guard let postgres else { throw StorageOpenError.postgresNotLinked(description) }
             storage = try postgres.open(url, queryTimeout, logger)

@@ -15,7 +15,9 @@ package final class SQLiteStorage: WritableStorage {
     /// Opens (creating folders and file as needed) the database at `path`. A folder it creates
     /// is `0700` and a new database file `0600`; SQLite gives the `-wal` and `-shm` files the
     /// database file's mode. Existing folders and files keep theirs (the operator's choice).
-    package init(path: String, queryTimeout: Duration = DatabaseLocation.defaultQueryTimeout) throws {
+    /// At most `maximumReaders` reading connections are opened, as reads need them (nil: GRDB's
+    /// default of 5).
+    package init(path: String, queryTimeout: Duration = DatabaseLocation.defaultQueryTimeout, maximumReaders: Int? = nil) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -25,6 +27,7 @@ package final class SQLiteStorage: WritableStorage {
         self.queryTimeout = queryTimeout
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        if let maximumReaders { configuration.maximumReaderCount = max(1, maximumReaders) }
         configuration.prepareDatabase { [budgets] db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             budgets.install(on: db)
