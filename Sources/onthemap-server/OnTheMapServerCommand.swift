@@ -133,7 +133,11 @@ extension OnTheMapServerCommand {
         }
 
         func run() async throws {
-            if logFormat == "json" { LoggingSystem.bootstrap(JSONLogHandler.init) }
+            if logFormat == "json" {
+                LoggingSystem.bootstrap(JSONLogHandler.init)
+            } else {
+                LoggingSystem.bootstrap(TextLogHandler.init)
+            }
             var logger = Logger(label: "onthemap-server")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
             var configuration = ServerConfiguration(
