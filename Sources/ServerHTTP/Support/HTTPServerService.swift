@@ -4,7 +4,6 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 import ServiceLifecycle
 
 /// Runs the server from Hummingbird's public parts (the router's responder,
@@ -39,7 +38,7 @@ public struct HTTPServerService: Service, CustomStringConvertible {
         router: Router<AppRequestContext>, server: HTTPServerBuilder,
         configuration: HummingbirdCore.ServerConfiguration,
         services: [any Service], onServerRunning: @escaping @Sendable (any Channel) async -> Void,
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger
+        eventLoopGroup: any EventLoopGroup, logger: Logger
     ) {
         self.responder = router.buildResponder()
         self.server = server
