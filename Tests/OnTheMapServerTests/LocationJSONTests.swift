@@ -70,6 +70,72 @@ import Testing
         }
     }
 
+    /// Numbers are `Double.description` exactly, including those written without it (up to nine
+    /// decimals): coordinates as people type them, as geocoders give them, and arbitrary doubles.
+    @Test func numbersAreWrittenAsTheirDescription() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [
+            0, -0.0, 1, -1, 5, 0.001, -0.001, 0.000999, 0.0005, 0.1, 0.2, 0.3, 0.1 + 0.2, 1.0 / 3, 2.0 / 3, 90, -90, 180, -180,
+            37.7749, -122.4194, 51.5072, 179.99999999999997, 9_999_999, 9_999_999.5, 9_999_999.999999999, 10_000_000, 1e7.nextDown,
+            0.001.nextDown, 0.001.nextUp, 1e-7, 1e15, 123_456.789012345, 4_503_599_627_370_496, .pi, -.pi, .ulpOfOne,
+            .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+        ]
+        let scales: [Double] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12]
+        for scale in scales {
+            for _ in 0..<2_000 {
+                let whole = Double(Int64.random(in: -180_000_000_000_000...180_000_000_000_000, using: &generator) % Int64(180 * scale + 1))
+                values.append(whole / scale)
+            }
+        }
+        for _ in 0..<5_000 {
+            values.append(Double.random(in: -180...180, using: &generator))
+            values.append(Double.random(in: -1e7...1e7, using: &generator))
+            values.append(Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator)))
+        }
+        var mismatches: [String] = []
+        for value in values where value.isFinite {
+            var json = LocationJSON()
+            json.write(StoredLocation(objectId: "n", latitude: value, createdAt: "c", updatedAt: "u"), keys: nil)
+            let expected = #"{"objectId":"n","latitude":\#(value.description),"createdAt":"c","updatedAt":"u"}"#
+            let written = String(decoding: json.bytes, as: UTF8.self)
+            if written != expected, mismatches.count < 10 { mismatches.append("\(value.description): \(written)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+        // The fast path is taken for coordinates (or the test above would not test it).
+        #expect(LocationJSON.shortDecimal(37.7749).map { $0 == (377_749, 4) } == true)
+        #expect(LocationJSON.shortDecimal(0.005).map { $0 == (5, 3) } == true)
+        #expect(LocationJSON.shortDecimal(-122.41941550000001) == nil)
+        #expect(LocationJSON.shortDecimal(0.0005) == nil)
+    }
+
+    /// The eight-bytes-at-a-time check agrees with a byte-by-byte one, at every length and
+    /// offset of every byte that needs an escape or is not ASCII.
+    @Test func theASCIICheckAgreesWithEachByte() {
+        func plain(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } }
+        var cases: [[UInt8]] = []
+        for length in 0...24 {
+            let base = [UInt8]((0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+            cases.append(base)
+            for position in 0..<length {
+                for byte: UInt8 in [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC2, 0xFF] {
+                    var changed = base
+                    changed[position] = byte
+                    cases.append(changed)
+                }
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            cases.append((0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            cases.append((0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0x1E...0x7F, using: &generator) })
+        }
+        for bytes in cases {
+            let checked = bytes.withUnsafeBufferPointer { LocationJSON.isPlainASCII($0) }
+            #expect(checked == plain(bytes), "\(bytes)")
+            if checked != plain(bytes) { return }
+        }
+    }
+
     /// SQLite writes the list from its statement's columns in place: the same bytes as writing
     /// the rows it reads, for every kind of text (a NUL inside, invalid UTF-8 from another tool).
     @Test(arguments: ["order=-updatedAt&count=1", "order=objectId&keys=firstName,latitude", "limit=2&skip=1&count=1", "limit=0&count=1"])

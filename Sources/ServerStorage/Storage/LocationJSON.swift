@@ -3,14 +3,27 @@ import SafeText
 /// Writes StudentLocation rows as JSON by hand: the list endpoint is the hot path, and a
 /// hand-written writer is several times faster than `JSONEncoder` on it.
 ///
-/// Text goes in as whole runs of bytes: a string's UTF-8 is scanned through a table for the
-/// bytes that may need an escape and, when none does (nearly always), copied in one go; field
-/// names and punctuation are constants. (Going through `String.UTF8View` byte by byte instead
-/// cost about 1.3 million instructions for the 100 rows of the main list.)
-package struct LocationJSON {
-    package private(set) var bytes: [UInt8] = []
+/// The writer owns one growing buffer (so it cannot be copied) and writes into it through a
+/// pointer: an `Array` append costs tens of instructions a call, and a row takes about forty of
+/// them. Text goes in as whole runs of bytes: a string's UTF-8 is checked eight bytes at a time
+/// for the bytes that may need an escape and, when none does (nearly always), copied in one go;
+/// field names and punctuation are constants. Coordinates of up to nine decimals are written
+/// without `Double.description`, with the same digits (`writeShortDecimal`).
+package struct LocationJSON: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+    private var listRows = 0
 
-    package init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int = 256) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// What has been written so far.
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     package mutating func writeList(_ rows: [StoredLocation], count: Int?, keys: Set<LocationField>?) {
         beginList()
@@ -25,25 +38,23 @@ package struct LocationJSON {
     }
 
     package mutating func writeListRow(_ row: some LocationColumns, keys: Set<LocationField>?) {
-        if listRows > 0 { bytes.append(UInt8(ascii: ",")) }
+        if listRows > 0 { put(UInt8(ascii: ",")) }
         listRows += 1
         write(row, keys: keys)
     }
 
     package mutating func endList(count: Int?) {
-        bytes.append(UInt8(ascii: "]"))
+        put(UInt8(ascii: "]"))
         if let count {
             append(#","count":"#)
             appendUTF8(String(count))
         }
-        bytes.append(UInt8(ascii: "}"))
+        put(UInt8(ascii: "}"))
     }
-
-    private var listRows = 0
 
     /// One row; fields that are missing (NULL) are left out, as Parse did.
     package mutating func write(_ row: some LocationColumns, keys: Set<LocationField>?) {
-        bytes.append(UInt8(ascii: "{"))
+        put(UInt8(ascii: "{"))
         // objectId is always first and always there: the fields after it start with a comma.
         append(#""objectId":"#)
         row.withUTF8(.objectId) { writeString(utf8: $0 ?? UnsafeBufferPointer(start: nil, count: 0)) }
@@ -51,11 +62,7 @@ package struct LocationJSON {
             switch field.kind {
             case .number:
                 guard let value = row.number(field), key(field, keys) else { continue }
-                if value.isFinite {
-                    appendUTF8(value.description)
-                } else {
-                    append("null")
-                }
+                writeNumber(value)
             case .text, .date:
                 row.withUTF8(field) { utf8 in
                     guard let utf8, key(field, keys) else { return }
@@ -68,7 +75,7 @@ package struct LocationJSON {
             append(#","hidden":true,"hiddenReason":"#)
             row.withHiddenReasonUTF8 { writeString(utf8: $0 ?? UnsafeBufferPointer(start: nil, count: 0)) }
         }
-        bytes.append(UInt8(ascii: "}"))
+        put(UInt8(ascii: "}"))
     }
 
     private static let fieldsAfterObjectId = LocationField.allCases.filter { $0 != .objectId }
@@ -96,51 +103,114 @@ package struct LocationJSON {
         }
     }
 
+    // MARK: The buffer
+
+    /// Room for `extra` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if capacity - count < extra { grow(toFit: extra) }
+    }
+
+    private mutating func grow(toFit extra: Int) {
+        let newCapacity = max(capacity * 2, count + extra)
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        larger.initialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    private mutating func put(_ bytes: UnsafePointer<UInt8>, count length: Int) {
+        reserve(length)
+        (base + count).update(from: bytes, count: length)
+        count += length
+    }
+
     private mutating func append(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        put(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
     private mutating func appendUTF8(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { utf8 in
+            guard let start = utf8.baseAddress else { return }
+            put(start, count: utf8.count)
+        }
     }
 
     /// Text that is JSON already (LiveQuery's message envelopes).
     package mutating func appendRaw(_ text: String) { appendUTF8(text) }
+
+    // MARK: Strings
 
     /// A JSON string: quotes, backslashes and every control character escaped — C0, DEL, and
     /// also C1 and the bidi controls (`SafeText.isTerminalControl`), so that no reader of the
     /// JSON (a terminal showing an export, a log) meets them raw; a parser reads back the same
     /// string. Other UTF-8 as is.
     package mutating func writeString(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
         var value = value
         let plain = value.withUTF8 { utf8 in
             Self.mayNeedEscape.withUnsafeBufferPointer { table in
                 for byte in utf8 where table[Int(byte)] { return false }
-                bytes.append(contentsOf: utf8)
+                if let start = utf8.baseAddress { put(start, count: utf8.count) }
                 return true
             }
         }
         if !plain { writeEscaped(value) }
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
     }
 
     /// A JSON string from UTF-8 read in place (a SQLite column): ASCII that needs no escape is
     /// copied in one go; anything else is read as a `String` first (repairing invalid UTF-8 as
     /// `String(cString:)` does) and written by `writeString(_:)`.
     package mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
-        let plain = Self.mayNeedEscapeOrIsNotASCII.withUnsafeBufferPointer { table in
-            for byte in utf8 where table[Int(byte)] { return false }
-            return true
-        }
-        guard plain else { return writeString(String(decoding: utf8, as: UTF8.self)) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: utf8)
-        bytes.append(UInt8(ascii: "\""))
+        guard Self.isPlainASCII(utf8) else { return writeString(String(decoding: utf8, as: UTF8.self)) }
+        let length = utf8.count
+        reserve(length + 2)
+        base[count] = UInt8(ascii: "\"")
+        if let start = utf8.baseAddress { (base + count + 1).update(from: start, count: length) }
+        base[count + 1 + length] = UInt8(ascii: "\"")
+        count += length + 2
     }
 
-    private static let mayNeedEscapeOrIsNotASCII: [Bool] = (0...255).map { $0 >= 0x80 || mayNeedEscape[$0] }
+    /// Whether every byte is ASCII that a JSON string takes as is: no C0 control, `"`, `\` or
+    /// DEL, and nothing at or above 0x80. Eight bytes at a time: a byte's high bit marks it in
+    /// each of the words below (the tests for a zero byte and for a byte below 0x20 are exact
+    /// about whether a word has such a byte, which is all this asks).
+    static func isPlainASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = utf8.baseAddress else { return true }
+        let length = utf8.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var offset = 0
+        while length - offset >= 8 {
+            let word = UnsafeRawPointer(start + offset).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let marked =
+                word  // 0x80 and above
+                | (word &+ ones)  // 0x7F (with no byte above it, nothing carries)
+                | ((word &- ones &* 0x20) & ~word)  // below 0x20
+                | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+            if marked & highs != 0 { return false }
+            offset += 8
+        }
+        while offset < length {
+            let byte = start[offset]
+            if byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
+            offset += 1
+        }
+        return true
+    }
 
     /// The bytes that send a string the slow way: those JSON escapes (C0, `"`, `\`), DEL, and the
     /// lead bytes of every C1 and bidi control (0xC2 U+0080…, 0xD8 U+061C, 0xE2 U+200E…,
@@ -161,10 +231,73 @@ package struct LocationJSON {
             case let code where SafeText.isTerminalControl(scalar):
                 // Every such scalar is in the BMP: one \uXXXX.
                 append(#"\u"#)
-                for shift in [12, 8, 4, 0] { bytes.append(hex[Int((code >> UInt32(shift)) & 0xF)]) }
-            default: UTF8.encode(scalar) { bytes.append($0) }
+                for shift in [12, 8, 4, 0] { put(hex[Int((code >> UInt32(shift)) & 0xF)]) }
+            default: UTF8.encode(scalar) { put($0) }
             }
         }
+    }
+
+    // MARK: Numbers
+
+    /// `value.description` (Swift's shortest text that reads back as the same `Double`), or
+    /// `null` for NaN and the infinities.
+    private mutating func writeNumber(_ value: Double) {
+        guard value.isFinite else { return append("null") }
+        if !writeShortDecimal(value) { appendUTF8(value.description) }
+    }
+
+    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
+
+    /// Writes `value` with the fewest decimals (up to nine) that read back as `value`, as
+    /// `description` does, and returns true; false, having written nothing, for a value outside
+    /// 0.001 ≤ |value| < 10,000,000 or one that needs more decimals.
+    ///
+    /// Why the digits are `description`'s: for each count of decimals `k`, `n = round(|value| × 10ᵏ)`
+    /// is the nearest integer (the product is below 2⁵⁰, so its rounding error is under a
+    /// quarter); `n` and `10ᵏ` are exact doubles, so `n / 10ᵏ` is correctly rounded, and it equals
+    /// `value` exactly when the text `n·10⁻ᵏ` reads back as `value`. The first such `k` gives the
+    /// fewest digits, and `n` the closest of them: Swift's choice. In this range `description`
+    /// writes plain decimals, and at least one (`5.0`). `LocationJSONTests` compares the two.
+    static func shortDecimal(_ value: Double) -> (digits: UInt64, decimals: Int)? {
+        let magnitude = value.magnitude
+        guard magnitude >= 1e-3, magnitude < 1e7 else { return nil }
+        return powersOfTen.withUnsafeBufferPointer { powers in
+            for decimals in 0..<powers.count {
+                let scaled = magnitude * powers[decimals]
+                guard scaled < 1e15 else { return nil }
+                let nearest = scaled.rounded()
+                if nearest / powers[decimals] == magnitude { return (UInt64(nearest), decimals) }
+            }
+            return nil
+        }
+    }
+
+    private mutating func writeShortDecimal(_ value: Double) -> Bool {
+        guard let (digits, decimals) = Self.shortDecimal(value) else { return false }
+        var digitCount = 1
+        var rest = digits
+        while rest >= 10 {
+            rest /= 10
+            digitCount += 1
+        }
+        // Leading zeros so that a digit stands before the point: 0.005 is 5 with 3 decimals.
+        let length = max(digitCount, decimals + 1)
+        reserve(length + 3)
+        if value < 0 { put(UInt8(ascii: "-")) }
+        // The digits, last first, around the point.
+        let point = count + length - decimals
+        var position = count + length
+        rest = digits
+        for _ in 0..<length {
+            if position == point { position -= 1 }
+            base[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            position -= 1
+        }
+        base[point] = UInt8(ascii: ".")
+        count += length + 1
+        if decimals == 0 { put(UInt8(ascii: "0")) }
+        return true
     }
 }
 

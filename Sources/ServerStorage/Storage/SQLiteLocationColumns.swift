@@ -29,9 +29,8 @@ struct SQLiteLocationColumns: LocationColumns {
     }
 
     private func text<Result>(_ index: Int32, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
-        guard sqlite3_column_type(statement, index) != SQLITE_NULL, let text = sqlite3_column_text(statement, index) else {
-            return body(nil)
-        }
+        // NULL is a null pointer here (no separate sqlite3_column_type call on this hot path).
+        guard let text = sqlite3_column_text(statement, index) else { return body(nil) }
         let bytes = Int(sqlite3_column_bytes(statement, index))
         let count = text.withMemoryRebound(to: CChar.self, capacity: 1) { strnlen($0, bytes) }
         return body(UnsafeBufferPointer(start: text, count: count))
