@@ -54,7 +54,12 @@ extension ListQuery {
             throw .invalidQuery("Too many order keys: at most \(maxOrderKeys).")
         }
         for part in parts {
-            var name = part.trimmingCharacters(in: .whitespaces)
+            // Foundation's trimming only when a key has something besides a name and its `-`.
+            let bare = part.utf8.allSatisfy { byte in
+                byte == UInt8(ascii: "-") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            }
+            var name = bare ? String(part) : part.trimmingCharacters(in: .whitespaces)
             let descending = name.hasPrefix("-")
             if descending { name.removeFirst() }
             guard let field = LocationField(rawValue: name) else {
@@ -67,18 +72,27 @@ extension ListQuery {
 }
 
 /// Splits a raw query string as Parse's Express server did: `&`-separated, percent-decoded, `+` is a space.
+/// The separators are found among the bytes, as Express's `split('&')` found them among UTF-16
+/// units (a `&` followed by a combining mark still separates).
 enum RawQuery {
     static func parse(_ query: String?) -> [(String, String)] {
         guard let query, !query.isEmpty else { return [] }
-        return query.split(separator: "&").compactMap { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = decode(parts[0])
-            guard !name.isEmpty else { return nil }
-            return (name, parts.count > 1 ? decode(parts[1]) : "")
+        var parameters: [(String, String)] = []
+        for pair in query.utf8.split(separator: UInt8(ascii: "&")) {
+            let equals = pair.firstIndex(of: UInt8(ascii: "="))
+            let name = decode(pair[..<(equals ?? pair.endIndex)])
+            guard !name.isEmpty else { continue }
+            parameters.append((name, equals.map { decode(pair[pair.index(after: $0)...]) } ?? ""))
         }
+        return parameters
     }
 
-    private static func decode(_ text: Substring) -> String {
+    /// A name or value as text: as it is when it holds no `%` and no `+` (the app's queries),
+    /// else through Foundation's percent-decoding (`+` first made a space), as it is when that
+    /// fails (a stray `%`, bytes that are not UTF-8).
+    private static func decode(_ bytes: Substring.UTF8View) -> String {
+        let text = Substring(bytes)
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(text) }
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }
