@@ -130,8 +130,34 @@ package struct LocationJSON: ~Copyable {
     @inline(__always)
     private mutating func put(_ bytes: UnsafePointer<UInt8>, count length: Int) {
         reserve(length)
-        (base + count).update(from: bytes, count: length)
+        Self.copy(bytes, to: base + count, count: length)
         count += length
+    }
+
+    /// Most runs a row is made of (field names, ids, names, dates) are 4 to 24 bytes: those are
+    /// copied as two or three overlapping words instead of through a `memcpy` call.
+    @inline(__always)
+    private static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count length: Int) {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(target)
+        switch length {
+        case 8...24:
+            let first = from.loadUnaligned(as: UInt64.self)
+            let middle = from.loadUnaligned(fromByteOffset: (length - 8) / 2, as: UInt64.self)
+            let last = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            to.storeBytes(of: first, as: UInt64.self)
+            to.storeBytes(of: middle, toByteOffset: (length - 8) / 2, as: UInt64.self)
+            to.storeBytes(of: last, toByteOffset: length - 8, as: UInt64.self)
+        case 4..<8:
+            let first = from.loadUnaligned(as: UInt32.self)
+            let last = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            to.storeBytes(of: first, as: UInt32.self)
+            to.storeBytes(of: last, toByteOffset: length - 4, as: UInt32.self)
+        case 0..<4:
+            for index in 0..<length { target[index] = source[index] }
+        default:
+            target.update(from: source, count: length)
+        }
     }
 
     private mutating func append(_ text: StaticString) {
@@ -177,7 +203,7 @@ package struct LocationJSON: ~Copyable {
         let length = utf8.count
         reserve(length + 2)
         base[count] = UInt8(ascii: "\"")
-        if let start = utf8.baseAddress { (base + count + 1).update(from: start, count: length) }
+        if let start = utf8.baseAddress { Self.copy(start, to: base + count + 1, count: length) }
         base[count + 1 + length] = UInt8(ascii: "\"")
         count += length + 2
     }
@@ -189,27 +215,31 @@ package struct LocationJSON: ~Copyable {
     static func isPlainASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let start = utf8.baseAddress else { return true }
         let length = utf8.count
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
+        guard length >= 8 else {
+            for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
+            return true
+        }
+        let raw = UnsafeRawPointer(start)
+        // Whole words, the last one overlapping the one before it (no byte-by-byte tail).
         var offset = 0
-        while length - offset >= 8 {
-            let word = UnsafeRawPointer(start + offset).loadUnaligned(as: UInt64.self)
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let marked =
-                word  // 0x80 and above
-                | (word &+ ones)  // 0x7F (with no byte above it, nothing carries)
-                | ((word &- ones &* 0x20) & ~word)  // below 0x20
-                | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-            if marked & highs != 0 { return false }
-            offset += 8
+        while true {
+            if hasMarkedByte(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return false }
+            if offset == length - 8 { return true }
+            offset = min(offset + 8, length - 8)
         }
-        while offset < length {
-            let byte = start[offset]
-            if byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
-            offset += 1
-        }
-        return true
+    }
+
+    @inline(__always)
+    private static func hasMarkedByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let marked =
+            word  // 0x80 and above
+            | (word &+ ones)  // 0x7F (with no byte above it, nothing carries)
+            | ((word &- ones &* 0x20) & ~word)  // below 0x20
+            | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+        return marked & 0x8080_8080_8080_8080 != 0
     }
 
     /// The bytes that send a string the slow way: those JSON escapes (C0, `"`, `\`), DEL, and the
@@ -248,16 +278,18 @@ package struct LocationJSON: ~Copyable {
 
     private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
 
-    /// Writes `value` with the fewest decimals (up to nine) that read back as `value`, as
-    /// `description` does, and returns true; false, having written nothing, for a value outside
+    /// `value`'s magnitude as digits and a count of decimals — the fewest decimals (up to nine)
+    /// whose text reads back as `value`, as `description` chooses them; nil for a value outside
     /// 0.001 ≤ |value| < 10,000,000 or one that needs more decimals.
     ///
-    /// Why the digits are `description`'s: for each count of decimals `k`, `n = round(|value| × 10ᵏ)`
-    /// is the nearest integer (the product is below 2⁵⁰, so its rounding error is under a
-    /// quarter); `n` and `10ᵏ` are exact doubles, so `n / 10ᵏ` is correctly rounded, and it equals
-    /// `value` exactly when the text `n·10⁻ᵏ` reads back as `value`. The first such `k` gives the
-    /// fewest digits, and `n` the closest of them: Swift's choice. In this range `description`
-    /// writes plain decimals, and at least one (`5.0`). `LocationJSONTests` compares the two.
+    /// Why the digits are `description`'s: for each count of decimals `k`, `n` is the integer
+    /// nearest to `|value| × 10ᵏ` (the product is below 2⁵⁰, so its rounding error is under a
+    /// quarter, and an integer whose text reads back as `value` is within a quarter of it: a
+    /// product halfway between two integers has none, so which way a tie rounds does not matter);
+    /// `n` and `10ᵏ` are exact doubles, so `n / 10ᵏ` is correctly rounded, and it equals `value`
+    /// exactly when the text `n·10⁻ᵏ` reads back as `value`. The first such `k` gives the fewest
+    /// digits, and `n` the closest of them: Swift's choice. In this range `description` writes
+    /// plain decimals, and at least one (`5.0`). `LocationJSONTests` compares the two.
     static func shortDecimal(_ value: Double) -> (digits: UInt64, decimals: Int)? {
         let magnitude = value.magnitude
         guard magnitude >= 1e-3, magnitude < 1e7 else { return nil }
@@ -265,7 +297,8 @@ package struct LocationJSON: ~Copyable {
             for decimals in 0..<powers.count {
                 let scaled = magnitude * powers[decimals]
                 guard scaled < 1e15 else { return nil }
-                let nearest = scaled.rounded()
+                // The nearest integer, by adding and taking away 2⁵² (no libm call).
+                let nearest = (scaled + 0x1p52) - 0x1p52
                 if nearest / powers[decimals] == magnitude { return (UInt64(nearest), decimals) }
             }
             return nil
