@@ -118,5 +118,32 @@ extension AbuseTests {
             #expect(ContinuousClock.now - started < .seconds(10))
         }
     }
+
+    /// The request timeout counts from each request's start: a body trickled on a connection that
+    /// answered a request a second earlier is closed about `--request-timeout` after its own
+    /// head, neither at the earlier request's deadline nor never.
+    @Test func aBodyTrickledAfterAnAnsweredRequestIsBoundedFromItsOwnStart() async throws {
+        try await Self.withServer(["--idle-timeout", "30", "--request-timeout", "2", "--open-writes"]) { server in
+            let socket = try RawSocket(port: server.port)
+            #expect(socket.send("GET /v1/StudentLocation?limit=1 HTTP/1.1\r\nHost: x\r\n\r\n"))
+            #expect(socket.read(until: #""results":"#, seconds: 30))
+            try await Task.sleep(for: .seconds(1))
+            socket.send(
+                "POST /v1/StudentLocation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n")
+            let started = ContinuousClock.now
+            var closed = false
+            for _ in 0..<600 {
+                if !socket.send("{") || socket.isClosedByPeer {
+                    closed = true
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(closed)
+            let lasted = ContinuousClock.now - started
+            #expect(lasted >= .milliseconds(1_500), "closed at the earlier request's deadline")
+            #expect(lasted < .seconds(10))
+        }
+    }
 }
 }

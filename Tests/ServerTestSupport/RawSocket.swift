@@ -67,6 +67,25 @@ public final class RawSocket: @unchecked Sendable {
         }
     }
 
+    /// Reads until `text` has arrived (true), or the connection closes or `seconds` pass (false).
+    public func read(until text: String, seconds: Double) -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        let wanted = Array(text.utf8)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while received.firstRange(of: wanted) == nil {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            guard poll(&entry, 1, milliseconds) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return false }
+            received += buffer[..<count]
+        }
+        return true
+    }
+
     /// Ends the connection in both directions now (the descriptor stays open until deinit).
     public func shutdownBoth() { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
 

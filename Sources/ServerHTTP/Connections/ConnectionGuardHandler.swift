@@ -21,7 +21,11 @@ package final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChann
     private var heads = 0
     private var readEnds = 0
     private var writeEnds = 0
-    private var deadline: Scheduled<Void>?
+    /// When the request in flight must be done; nil with none in flight.
+    private var deadline: NIODeadline?
+    /// At most one timer, due at or before `deadline`. A request re-arms only `deadline`, and a
+    /// timer that finds a later one waits again: no timer is made and cancelled per request.
+    private var timer: Scheduled<Void>?
 
     package init(limiter: ConnectionLimiter, requestTimeout: TimeAmount) {
         self.limiter = limiter
@@ -36,7 +40,8 @@ package final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChann
     }
 
     package func handlerRemoved(context: ChannelHandlerContext) {
-        deadline?.cancel()
+        timer?.cancel()
+        timer = nil
         deadline = nil
         if let id { limiter.closed(id) }
         id = nil
@@ -77,15 +82,26 @@ package final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChann
     /// Back to idle once every started request has been read and answered.
     private func settle(_ context: ChannelHandlerContext) {
         guard !isBusy else { return }
-        deadline?.cancel()
         deadline = nil
         if let id { limiter.idle(id) }
     }
 
     private func arm(_ context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: requestTimeout) {
-            context.close(promise: nil)
+        let due = NIODeadline.now() + requestTimeout
+        deadline = due
+        if timer == nil { wake(context, at: due) }
+    }
+
+    /// Closes the connection if its request is still in flight at its deadline.
+    private func wake(_ context: ChannelHandlerContext, at due: NIODeadline) {
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in
+            timer = nil
+            guard let deadline else { return }
+            if deadline <= .now() {
+                context.close(promise: nil)
+            } else {
+                wake(context, at: deadline)
+            }
         }
     }
 }
