@@ -54,16 +54,10 @@ public final class RawSocket: @unchecked Sendable {
     public func readUntilClosed(seconds: Double) -> [UInt8]? {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return nil }
-            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
-            guard poll(&entry, 1, milliseconds) > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { return received }
-            received += buffer[..<count]
+            guard let chunk = receive(before: deadline) else { return nil }
+            if chunk.isEmpty { return received }
+            received += chunk
         }
     }
 
@@ -72,18 +66,26 @@ public final class RawSocket: @unchecked Sendable {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         let wanted = Array(text.utf8)
         var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
         while received.firstRange(of: wanted) == nil {
+            guard let chunk = receive(before: deadline), !chunk.isEmpty else { return false }
+            received += chunk
+        }
+        return true
+    }
+
+    /// One blocking read of what has arrived, waiting at most until `deadline`: the bytes, none
+    /// when the server has closed the connection, `nil` when the deadline passed first.
+    private func receive(before deadline: ContinuousClock.Instant) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
             let left = deadline - ContinuousClock.now
-            guard left > .zero else { return false }
+            guard left > .zero else { return nil }
             var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
             guard poll(&entry, 1, milliseconds) > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { return false }
-            received += buffer[..<count]
+            return count <= 0 ? [] : Array(buffer[..<count])
         }
-        return true
     }
 
     /// Ends the connection in both directions now (the descriptor stays open until deinit).
