@@ -152,5 +152,4 @@ enum LiveQueryReply {
 
 extension LocationJSON {
     fileprivate mutating func raw(_ text: String) { appendRaw(text) }
-    fileprivate var text: String { String(decoding: bytes, as: UTF8.self) }
 }

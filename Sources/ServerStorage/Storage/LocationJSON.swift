@@ -25,6 +25,9 @@ package struct LocationJSON: ~Copyable {
     /// What has been written so far.
     package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
+    /// The same, as text (LiveQuery's messages), decoded from the buffer in place.
+    package var text: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+
     package mutating func writeList(_ rows: [StoredLocation], count: Int?, keys: Set<LocationField>?) {
         beginList()
         for row in rows { writeListRow(row, keys: keys) }
