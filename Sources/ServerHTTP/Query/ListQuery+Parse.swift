@@ -55,10 +55,7 @@ extension ListQuery {
         }
         for part in parts {
             // Foundation's trimming only when a key has something besides a name and its `-`.
-            let bare = part.utf8.allSatisfy { byte in
-                byte == UInt8(ascii: "-") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-            }
+            let bare = part.unicodeScalars.allSatisfy { $0 == "-" || $0.isASCIILetter }
             var name = bare ? String(part) : part.trimmingCharacters(in: .whitespaces)
             let descending = name.hasPrefix("-")
             if descending { name.removeFirst() }

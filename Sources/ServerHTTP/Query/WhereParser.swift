@@ -171,5 +171,5 @@ package enum WhereParser {
 }
 
 extension Unicode.Scalar {
-    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
 }
