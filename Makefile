@@ -120,9 +120,10 @@ bench-tui: bench-install
 	python3 scripts/bench-tui.py "$(BENCH_ROOT)/usr/bin" --external
 
 ## bench-server: the installed onthemap-server under wrk against Datasette and nginx on 1,000,000
-## rows (Benchmarks.md, "Server load").
+## rows, and Hummingbird alone on the same bytes (Benchmarks.md, "Server load").
 bench-server: bench-install
-	bash scripts/bench-server.sh "$(BENCH_ROOT)/usr/bin/onthemap-server"
+	$(SWIFT) build $(RELEASE_FLAGS) --product onthemap-bench-http
+	bash scripts/bench-server.sh "$(BENCH_ROOT)/usr/bin/onthemap-server" "$(RELEASE_BIN)/onthemap-bench-http"
 
 ## bench-live: LiveQuery from a POST's 201 to the event at 1,000 subscribers, and the server's
 ## memory with 10,000 idle subscribers (Benchmarks.md, "Live class map"), on the installed server.

@@ -72,6 +72,13 @@ let package = Package(
         /// Timings and memory of the map and the geocoder, with budgets (`make bench`, RELEASE_FLAGS).
         .executableTarget(
             name: "onthemap-bench", dependencies: ["WorldMap", "Geo", "MapPicture", "TerminalUI", "OnTheMapModels", "ViewModels"]),
+        /// Hummingbird alone serving a file's bytes: the framework's floor in `make bench-server`.
+        .executableTarget(
+            name: "onthemap-bench-http",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
 
         .testTarget(
             name: "WorldMapTests", dependencies: ["WorldMap", "DemoClass", "AppTestSupport"], exclude: ["Snapshots"]),

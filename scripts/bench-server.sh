@@ -3,8 +3,12 @@
 # with 1,000,000 rows and the app's main request. Prints a Markdown section for
 # Docs/Benchmarks.md ("## Server load").
 #
-#   scripts/bench-server.sh ONTHEMAP_SERVER   the executable to measure: `make bench-server`
-#                                             passes the one `make install` installs
+#   scripts/bench-server.sh ONTHEMAP_SERVER [HTTP_FLOOR]
+#     ONTHEMAP_SERVER  the executable to measure: `make bench-server` passes the one `make install`
+#                      installs
+#     HTTP_FLOOR       onthemap-bench-http, also measured when given: Hummingbird alone answering the
+#                      same bytes from one route, the framework's floor on this machine (the nginx
+#                      ratio moves with the machine; onthemap-server's share of the floor much less)
 #
 #   BENCH_ROWS         rows (default 1000000)
 #   BENCH_SECONDS      seconds per wrk run (default 20)
@@ -37,6 +41,7 @@ if ! "$VENV/bin/python" -c "import importlib.metadata as m; assert m.version('da
 fi
 
 BIN=$(realpath "${1:?usage: scripts/bench-server.sh ONTHEMAP_SERVER (make bench-server)}")
+FLOOR_BIN=${2:+$(realpath "$2")}
 
 WORK=$(mktemp -d)
 chmod 755 "$WORK"
@@ -137,19 +142,35 @@ NURL="http://127.0.0.1:$NPORT/v1/StudentLocation"
 wait_for "$NURL" "$!"
 run_wrk nginx "$NURL"
 
+# 4. Hummingbird alone, the same bytes from memory through one route (when given).
+if [ -n "$FLOOR_BIN" ]; then
+    FPORT=$(free_port)
+    "$FLOOR_BIN" "$FPORT" "$WORK/www/page.json" >"$WORK/floor.log" 2>&1 &
+    PIDS+=("$!")
+    FURL="http://127.0.0.1:$FPORT/v1/StudentLocation"
+    wait_for "$FURL" "$!"
+    curl -fsS "$FURL" | cmp -s - "$WORK/www/page.json" || { echo "bench: onthemap-bench-http answered other bytes" >&2; exit 1; }
+    run_wrk floor "$FURL"
+else
+    echo "floor 0 0 not-measured" >>"$WORK/results"
+fi
+
 read -r _ ours ours_p99 ours_errors < <(grep '^onthemap ' "$WORK/results")
 read -r _ ds ds_p99 ds_errors < <(grep '^datasette ' "$WORK/results")
 read -r _ ng ng_p99 ng_errors < <(grep '^nginx ' "$WORK/results")
 read -r _ unc unc_p99 unc_errors < <(grep '^uncached ' "$WORK/results")
+read -r _ fl fl_p99 fl_errors < <(grep '^floor ' "$WORK/results")
 BYTES=$(wc -c <"$WORK/www/page.json")
 python3 - "$ours" "$ds" "$ng" "$ours_p99" "$ds_p99" "$ng_p99" "$RSS_KB" "$BYTES" "$DATASETTE_ROWS" \
-    "$ours_errors" "$ds_errors" "$ng_errors" "$ROWS" "$SECONDS_PER_RUN" "$CONNECTIONS" "$unc" "$unc_p99" "$unc_errors" <<'PY'
+    "$ours_errors" "$ds_errors" "$ng_errors" "$ROWS" "$SECONDS_PER_RUN" "$CONNECTIONS" "$unc" "$unc_p99" "$unc_errors" \
+    "$fl" "$fl_p99" "$fl_errors" <<'PY'
 import sys
 ours, ds, ng, p_ours, p_ds, p_ng = map(float, sys.argv[1:7])
 rss_kb, size, ds_rows = int(sys.argv[7]), int(sys.argv[8]), int(sys.argv[9])
 errors = sys.argv[10:13]
 rows, seconds, connections = sys.argv[13:16]
 unc, p_unc, unc_errors = float(sys.argv[16]), float(sys.argv[17]), sys.argv[18]
+floor, p_floor, floor_errors = float(sys.argv[19]), float(sys.argv[20]), sys.argv[21]
 print(f"| server | requests/s | p99 (ms) | errors |")
 print(f"|---|---:|---:|---|")
 for name, rps, p99, err in [("onthemap-server (installed)", ours, p_ours, errors[0]),
@@ -157,10 +178,14 @@ for name, rps, p99, err in [("onthemap-server (installed)", ours, p_ours, errors
                             ("nginx (the same bytes, static)", ng, p_ng, errors[2]),
                             ("onthemap-server, list cache off (`--list-cache-seconds 0`)", unc, p_unc, unc_errors)]:
     print(f"| {name} | {rps:,.0f} | {p99:.2f} | {err.strip()} |")
+if floor:
+    print(f"| Hummingbird alone (onthemap-bench-http: the same bytes, one route) | {floor:,.0f} | {p_floor:.2f} | {floor_errors.strip()} |")
 print()
 print(f"- {rows} rows; wrk -t2 -c{connections} -d{seconds}s; response {size:,} bytes (100 rows); Datasette returned {ds_rows} rows.")
 print(f"- onthemap-server / Datasette: {ours / ds:.1f}x (target >= 10x)")
 print(f"- onthemap-server / nginx: {ours / ng:.2f}x (target >= 0.3x)")
+if floor:
+    print(f"- Hummingbird alone / nginx: {floor / ng:.2f}x; onthemap-server / Hummingbird alone: {ours / floor:.2f}x")
 print(f"- onthemap-server p99: {p_ours:.2f} ms (target <= 10 ms)")
 print(f"- onthemap-server peak resident memory (VmHWM): {rss_kb / 1024:.1f} MB")
 PY
