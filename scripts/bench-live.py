@@ -11,9 +11,12 @@
 2. Memory: IDLE sockets connect and subscribe and then stay idle; the server's resident memory
    (VmRSS) before any socket and with all of them open.
 
-Every client is in this one Python process (asyncio), so the latencies include its own reading
-of SUBSCRIBERS sockets per event: they are an upper bound of the server's part. The server runs
-with --open-writes (the posts need no session) and its socket limits raised to fit.
+Every client is in this one Python process. The subscribers are set up with asyncio; for the
+latency run their sockets are then read by one epoll loop that stamps each event when the read
+completing it returns, and parses the events' JSON only after each post's round. The figures
+still include that loop's reading of SUBSCRIBERS sockets per event (on the same cores as the
+server): an upper bound of the server's part. The server runs with --open-writes (the posts need
+no session) and its socket limits raised to fit.
 """
 import argparse
 import asyncio
@@ -21,6 +24,7 @@ import base64
 import json
 import os
 import resource
+import selectors
 import socket
 import statistics
 import struct
@@ -110,56 +114,126 @@ class Subscriber:
         return message
 
 
-async def post(port, index):
-    """One POST on a connection of its own; returns (sent, answered, objectId)."""
-    body = json.dumps({"uniqueKey": f"bench{index}", "firstName": "Live", "lastName": f"Bench {index}",
-                       "mapString": "Lisbon", "mediaURL": "https://example.com", "latitude": 38.72,
-                       "longitude": -9.14}).encode()
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    request = (f"POST /parse/classes/StudentLocation HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-               f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
-               ).encode() + body
-    sent = time.perf_counter()
-    writer.write(request)
-    answer = await reader.read()
-    answered = time.perf_counter()
-    writer.close()
-    head, _, payload = answer.partition(b"\r\n\r\n")
-    if b" 201 " not in head.split(b"\r\n", 1)[0]:
-        raise RuntimeError(f"POST: {head[:80]!r}")
-    return sent, answered, json.loads(payload)["objectId"]
-
-
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def latency(port, subscribers, posts):
+class FrameReader:
+    """One subscriber's socket in the latency run, read without blocking: the bytes received so
+    far and the frames they complete, each with the time of the read that completed it."""
+
+    def __init__(self, sock):
+        self.sock, self.buffer, self.frames = sock, b"", []
+
+    def receive(self, now):
+        data = self.sock.recv(1 << 16)
+        if not data:
+            raise ConnectionError("closed by the server")
+        self.buffer += data
+        while True:
+            if len(self.buffer) < 2:
+                return
+            first, second = self.buffer[0], self.buffer[1]
+            length, offset = second & 0x7F, 2
+            if length == 126:
+                if len(self.buffer) < 4:
+                    return
+                length, offset = struct.unpack(">H", self.buffer[2:4])[0], 4
+            elif length == 127:
+                if len(self.buffer) < 10:
+                    return
+                length, offset = struct.unpack(">Q", self.buffer[2:10])[0], 10
+            if len(self.buffer) < offset + length:
+                return
+            payload, self.buffer = self.buffer[offset:offset + length], self.buffer[offset + length:]
+            opcode = first & 0x0F
+            if opcode == 0x9:  # ping → pong
+                mask = os.urandom(4)
+                self.sock.sendall(bytes([0x8A, 0x80 | len(payload)]) + mask
+                                  + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+            elif opcode == 0x8:
+                raise ConnectionError("closed by the server")
+            elif opcode == 0x1:
+                self.frames.append((now, payload))
+
+
+async def subscribed_sockets(port, count):
+    """COUNT subscribed sockets, opened with asyncio and then taken out of it as plain sockets
+    (the server has nothing more to send them until an event)."""
+    subscribers = []
+    for start in range(0, count, 100):
+        subscribers += await asyncio.gather(*(Subscriber.open(port) for _ in range(start, min(count, start + 100))))
     sockets = []
-    for start in range(0, subscribers, 100):
-        sockets += await asyncio.gather(*(Subscriber.open(port) for _ in range(start, min(subscribers, start + 100))))
+    for subscriber in subscribers:
+        if subscriber.reader._buffer:  # nothing may be left unread in asyncio's buffer
+            raise RuntimeError("bytes after subscribed")
+        sockets.append(socket.socket(fileno=os.dup(subscriber.writer.get_extra_info("socket").fileno())))
+        subscriber.writer.close()
+    return sockets
+
+
+def latency(port, subscribers, posts):
+    """Each socket's own arrival time of each event: one epoll loop reads whichever sockets are
+    ready and stamps a frame when the read that completes it returns; the events' JSON is parsed
+    only after the post's round, so the figures hold the server's fan-out and this loop's reads,
+    not a Python task and a JSON parse per socket."""
+    sockets = asyncio.run(subscribed_sockets(port, subscribers))
+    readers = []
+    selector = selectors.DefaultSelector()
+    for sock in sockets:
+        sock.setblocking(False)
+        reader = FrameReader(sock)
+        readers.append(reader)
+        selector.register(sock, selectors.EVENT_READ, reader)
     from_answer, from_sent = [], []
     for index in range(posts):
-        arrivals = {}
-
-        async def wait(number, subscriber):
-            while True:
-                message = await subscriber.message()
-                if message.get("op") == "create":
-                    arrivals[number] = (time.perf_counter(), message["object"]["objectId"])
-                    return
-
-        waiting = [asyncio.create_task(wait(number, subscriber)) for number, subscriber in enumerate(sockets)]
-        sent, answered, object_id = await post(port, index)
-        await asyncio.wait_for(asyncio.gather(*waiting), timeout=30)
-        for arrived, got in arrivals.values():
-            if got != object_id:
-                raise RuntimeError("an event for another row")
+        body = json.dumps({"uniqueKey": f"bench{index}", "firstName": "Live", "lastName": f"Bench {index}",
+                           "mapString": "Lisbon", "mediaURL": "https://example.com", "latitude": 38.72,
+                           "longitude": -9.14}).encode()
+        poster = socket.create_connection(("127.0.0.1", port))
+        request = (f"POST /parse/classes/StudentLocation HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                   f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+                   ).encode() + body
+        sent = time.perf_counter()
+        poster.sendall(request)
+        poster.setblocking(False)
+        selector.register(poster, selectors.EVENT_READ, None)
+        answer, answered, waiting = b"", None, len(readers)
+        deadline = sent + 30
+        while answered is None or waiting:
+            events = selector.select(timeout=max(0.0, deadline - time.perf_counter()))
+            if not events:
+                raise RuntimeError(f"post {index}: {waiting} sockets without their event after 30 s")
+            now = time.perf_counter()
+            for key, _ in events:
+                if key.data is None:
+                    data = poster.recv(1 << 16)
+                    if data:
+                        answer += data
+                    else:
+                        answered = now
+                        selector.unregister(poster)
+                        poster.close()
+                else:
+                    had = len(key.data.frames)
+                    key.data.receive(now)
+                    if had == 0 and key.data.frames:
+                        waiting -= 1
+        head, _, payload = answer.partition(b"\r\n\r\n")
+        if b" 201 " not in head.split(b"\r\n", 1)[0]:
+            raise RuntimeError(f"POST: {head[:80]!r}")
+        object_id = json.loads(payload)["objectId"]
+        for reader in readers:
+            (arrived, event), = reader.frames
+            message = json.loads(event)
+            if message.get("op") != "create" or message["object"]["objectId"] != object_id:
+                raise RuntimeError(f"not this post's create: {message}")
             from_answer.append(max(0.0, arrived - answered) * 1000)
             from_sent.append((arrived - sent) * 1000)
-    for subscriber in sockets:
-        subscriber.writer.close()
+            reader.frames.clear()
+    for sock in sockets:
+        sock.close()
     return from_answer, from_sent
 
 
@@ -202,7 +276,7 @@ def main():
                     sys.exit("bench-live: the server did not start (see " + workdir + "/server.log)")
                 time.sleep(0.1)
         before = rss_mb(server.pid)
-        from_answer, from_sent = asyncio.run(latency(port, arguments.subscribers, arguments.posts))
+        from_answer, from_sent = latency(port, arguments.subscribers, arguments.posts)
         print(f"{arguments.subscribers} subscribers, {arguments.posts} posts, {len(from_answer)} events")
         print(f"  POST 201 -> event: p50 {statistics.median(from_answer):.1f} ms, "
               f"p99 {percentile(from_answer, 0.99):.1f} ms, max {max(from_answer):.1f} ms")
