@@ -28,15 +28,22 @@ extension AbuseTests {
         return sockets.count - open.count
     }
 
-    /// Sends a request body a byte every 50 ms (for at most 30 s) until the server closes the
-    /// connection; how long that took, or `nil` if it never did.
-    private static func trickleBodyUntilClosed(_ socket: RawSocket) async throws -> Duration? {
+    /// Sends `pieces` one at a time, `interval` apart, until the server closes the connection;
+    /// how long that took, or `nil` if it never did.
+    private static func trickleUntilClosed(
+        _ socket: RawSocket, _ pieces: some Sequence<String>, every interval: Duration
+    ) async throws -> Duration? {
         let started = ContinuousClock.now
-        for _ in 0..<600 {
-            if !socket.send("{") || socket.isClosedByPeer { return ContinuousClock.now - started }
-            try await Task.sleep(for: .milliseconds(50))
+        for piece in pieces {
+            if !socket.send(piece) || socket.isClosedByPeer { return ContinuousClock.now - started }
+            try await Task.sleep(for: interval)
         }
         return nil
+    }
+
+    /// A request body, a byte every 50 ms for at most 30 s.
+    private static func trickleBodyUntilClosed(_ socket: RawSocket) async throws -> Duration? {
+        try await trickleUntilClosed(socket, repeatElement("{", count: 600), every: .milliseconds(50))
     }
 
     @Test func fiveHundredIdleConnectionsDoNotStopANormalRequestAndAreClosedWhenIdle() async throws {
@@ -97,17 +104,8 @@ extension AbuseTests {
         try await Self.withServer(["--idle-timeout", "1", "--request-timeout", "2"]) { server in
             let socket = try RawSocket(port: server.port)
             let request = "GET /v1/StudentLocation HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-Slow: 1\r\n", count: 200)
-            let started = ContinuousClock.now
-            var closed = false
-            for character in request {
-                if !socket.send(String(character)) || socket.isClosedByPeer {
-                    closed = true
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(closed)
-            #expect(ContinuousClock.now - started < .seconds(10))
+            let lasted = try #require(try await Self.trickleUntilClosed(socket, request.map(String.init), every: .milliseconds(100)))
+            #expect(lasted < .seconds(10))
         }
     }
 
@@ -116,9 +114,8 @@ extension AbuseTests {
             let socket = try RawSocket(port: server.port)
             socket.send(
                 "POST /v1/StudentLocation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n")
-            let lasted = try await Self.trickleBodyUntilClosed(socket)
-            #expect(lasted != nil)
-            #expect(lasted.map { $0 < .seconds(10) } ?? false)
+            let lasted = try #require(try await Self.trickleBodyUntilClosed(socket))
+            #expect(lasted < .seconds(10))
         }
     }
 
@@ -133,10 +130,9 @@ extension AbuseTests {
             try await Task.sleep(for: .seconds(1))
             socket.send(
                 "POST /v1/StudentLocation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n")
-            let lasted = try await Self.trickleBodyUntilClosed(socket)
-            #expect(lasted != nil)
-            #expect(lasted.map { $0 >= .milliseconds(1_500) } ?? false, "closed at the earlier request's deadline")
-            #expect(lasted.map { $0 < .seconds(10) } ?? false)
+            let lasted = try #require(try await Self.trickleBodyUntilClosed(socket))
+            #expect(lasted >= .milliseconds(1_500), "closed at the earlier request's deadline")
+            #expect(lasted < .seconds(10))
         }
     }
 }
