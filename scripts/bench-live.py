@@ -48,25 +48,49 @@ def rss_mb(pid):
     return float("nan")
 
 
-def frame(text):
-    """A masked client text frame."""
-    data = text.encode()
+def frame(data, opcode=0x1):
+    """A masked client frame: text unless another opcode is given."""
     mask = os.urandom(4)
     length = len(data)
     if length < 126:
-        header = bytes([0x81, 0x80 | length])
+        header = bytes([0x80 | opcode, 0x80 | length])
     elif length < 65536:
-        header = bytes([0x81, 0x80 | 126]) + struct.pack(">H", length)
+        header = bytes([0x80 | opcode, 0x80 | 126]) + struct.pack(">H", length)
     else:
-        header = bytes([0x81, 0x80 | 127]) + struct.pack(">Q", length)
+        header = bytes([0x80 | opcode, 0x80 | 127]) + struct.pack(">Q", length)
     return header + mask + bytes(byte ^ mask[index % 4] for index, byte in enumerate(data))
+
+
+def next_frame(buffer):
+    """The first whole frame in `buffer` as (opcode, payload, the bytes after it), or None."""
+    if len(buffer) < 2:
+        return None
+    length, offset = buffer[1] & 0x7F, 2
+    if length == 126:
+        length, offset = (struct.unpack(">H", buffer[2:4])[0], 4) if len(buffer) >= 4 else (None, 0)
+    elif length == 127:
+        length, offset = (struct.unpack(">Q", buffer[2:10])[0], 10) if len(buffer) >= 10 else (None, 0)
+    if length is None or len(buffer) < offset + length:
+        return None
+    return buffer[0] & 0x0F, buffer[offset:offset + length], buffer[offset + length:]
+
+
+def text_of(opcode, payload, send):
+    """A server frame's text, or None for a control frame (a ping is answered through `send`)."""
+    if opcode == 0x9:
+        send(frame(payload, opcode=0xA))
+    elif opcode == 0x8:
+        raise ConnectionError("closed by the server")
+    elif opcode == 0x1:
+        return payload
+    return None
 
 
 class Subscriber:
     """One LiveQuery socket that has subscribed to every row."""
 
     def __init__(self, reader, writer):
-        self.reader, self.writer = reader, writer
+        self.reader, self.writer, self.pending = reader, writer, b""
 
     @classmethod
     async def open(cls, port):
@@ -79,33 +103,27 @@ class Subscriber:
         if b" 101 " not in head.split(b"\r\n", 1)[0]:
             raise RuntimeError(f"no upgrade: {head[:80]!r}")
         subscriber = cls(reader, writer)
-        writer.write(frame(json.dumps({"op": "connect", "applicationId": "bench"})))
+        writer.write(frame(json.dumps({"op": "connect", "applicationId": "bench"}).encode()))
         await subscriber.expect("connected")
         writer.write(frame(json.dumps(
-            {"op": "subscribe", "requestId": 1, "query": {"className": "StudentLocation", "where": {}}})))
+            {"op": "subscribe", "requestId": 1, "query": {"className": "StudentLocation", "where": {}}}).encode()))
         await subscriber.expect("subscribed")
         return subscriber
 
     async def message(self):
         """The next text message (pings are answered, other control frames skipped)."""
         while True:
-            first, second = await self.reader.readexactly(2)
-            length = second & 0x7F
-            if length == 126:
-                length = struct.unpack(">H", await self.reader.readexactly(2))[0]
-            elif length == 127:
-                length = struct.unpack(">Q", await self.reader.readexactly(8))[0]
-            payload = await self.reader.readexactly(length)
-            opcode = first & 0x0F
-            if opcode == 0x9:  # ping → pong
-                mask = os.urandom(4)
-                self.writer.write(bytes([0x8A, 0x80 | len(payload)]) + mask
-                                  + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+            parsed = next_frame(self.pending)
+            if parsed is None:
+                data = await self.reader.read(1 << 16)
+                if not data:
+                    raise ConnectionError("closed by the server")
+                self.pending += data
                 continue
-            if opcode == 0x8:
-                raise ConnectionError("closed by the server")
-            if opcode == 0x1:
-                return json.loads(payload)
+            opcode, payload, self.pending = parsed
+            text = text_of(opcode, payload, self.writer.write)
+            if text is not None:
+                return json.loads(text)
 
     async def expect(self, op):
         message = await self.message()
@@ -121,46 +139,27 @@ def percentile(values, fraction):
 
 class FrameReader:
     """One subscriber's socket in the latency run, read without blocking: the bytes received so
-    far and the frames they complete, each with the time of the read that completed it."""
+    far and the text frames they complete, each with the time of the read that completed it."""
 
-    def __init__(self, sock):
-        self.sock, self.buffer, self.frames = sock, b"", []
+    def __init__(self, sock, pending):
+        self.sock, self.buffer, self.frames = sock, pending, []
 
     def receive(self, now):
         data = self.sock.recv(1 << 16)
         if not data:
             raise ConnectionError("closed by the server")
         self.buffer += data
-        while True:
-            if len(self.buffer) < 2:
-                return
-            first, second = self.buffer[0], self.buffer[1]
-            length, offset = second & 0x7F, 2
-            if length == 126:
-                if len(self.buffer) < 4:
-                    return
-                length, offset = struct.unpack(">H", self.buffer[2:4])[0], 4
-            elif length == 127:
-                if len(self.buffer) < 10:
-                    return
-                length, offset = struct.unpack(">Q", self.buffer[2:10])[0], 10
-            if len(self.buffer) < offset + length:
-                return
-            payload, self.buffer = self.buffer[offset:offset + length], self.buffer[offset + length:]
-            opcode = first & 0x0F
-            if opcode == 0x9:  # ping → pong
-                mask = os.urandom(4)
-                self.sock.sendall(bytes([0x8A, 0x80 | len(payload)]) + mask
-                                  + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
-            elif opcode == 0x8:
-                raise ConnectionError("closed by the server")
-            elif opcode == 0x1:
-                self.frames.append((now, payload))
+        while (parsed := next_frame(self.buffer)) is not None:
+            opcode, payload, self.buffer = parsed
+            text = text_of(opcode, payload, self.sock.sendall)
+            if text is not None:
+                self.frames.append((now, text))
 
 
 async def subscribed_sockets(port, count):
-    """COUNT subscribed sockets, opened with asyncio and then taken out of it as plain sockets
-    (the server has nothing more to send them until an event)."""
+    """COUNT subscribed sockets, opened with asyncio and then taken out of it as plain sockets,
+    each with the bytes it had received after its `subscribed` (the server has nothing more to
+    send them until an event)."""
     subscribers = []
     for start in range(0, count, 100):
         subscribers += await asyncio.gather(*(Subscriber.open(port) for _ in range(start, min(count, start + 100))))
@@ -168,7 +167,8 @@ async def subscribed_sockets(port, count):
     for subscriber in subscribers:
         if subscriber.reader._buffer:  # nothing may be left unread in asyncio's buffer
             raise RuntimeError("bytes after subscribed")
-        sockets.append(socket.socket(fileno=os.dup(subscriber.writer.get_extra_info("socket").fileno())))
+        sock = socket.socket(fileno=os.dup(subscriber.writer.get_extra_info("socket").fileno()))
+        sockets.append((sock, subscriber.pending))
         subscriber.writer.close()
     return sockets
 
@@ -181,9 +181,9 @@ def latency(port, subscribers, posts):
     sockets = asyncio.run(subscribed_sockets(port, subscribers))
     readers = []
     selector = selectors.DefaultSelector()
-    for sock in sockets:
+    for sock, pending in sockets:
         sock.setblocking(False)
-        reader = FrameReader(sock)
+        reader = FrameReader(sock, pending)
         readers.append(reader)
         selector.register(sock, selectors.EVENT_READ, reader)
     from_answer, from_sent = [], []
@@ -232,8 +232,8 @@ def latency(port, subscribers, posts):
             from_answer.append(max(0.0, arrived - answered) * 1000)
             from_sent.append((arrived - sent) * 1000)
             reader.frames.clear()
-    for sock in sockets:
-        sock.close()
+    for reader in readers:
+        reader.sock.close()
     return from_answer, from_sent
 
 
