@@ -42,6 +42,13 @@ let package = Package(
         /// libcurl's easy interface resolved with dlopen on first use: its headers, nothing linked.
         .target(name: "CCurl"),
 
+        /// `ChildProcess`: a program started with posix_spawn (no shell, arguments as an array, only the
+        /// descriptors it is given), reaped by a thread of its own. The app's link opener and every
+        /// test's processes start through it; nothing uses Foundation's `Process`.
+        .target(name: "Spawn", dependencies: ["CSpawn"]),
+        /// posix_spawn's GNU extensions (closefrom, chdir, a new session), which Swift's Glibc module hides.
+        .target(name: "CSpawn"),
+
         /// The demo class's places and account: seeded by the server, read by the map and geocoder tests.
         .target(name: "DemoClass"),
 
@@ -83,7 +90,7 @@ let package = Package(
         .testTarget(
             name: "WorldMapTests", dependencies: ["WorldMap", "DemoClass", "AppTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "DemoClass", "AppTestSupport", "StandIn"]),
-        .testTarget(name: "MapPictureTests", dependencies: ["MapPicture", "WorldMap", "TerminalUI", "DemoClass"]),
+        .testTarget(name: "MapPictureTests", dependencies: ["MapPicture", "WorldMap", "TerminalUI", "DemoClass", "Launcher"]),
 
         // MARK: - Server
 
@@ -222,14 +229,18 @@ let package = Package(
 
         /// `StandInServer`, a scripted HTTP server on loopback (Foundation only): recorded geocoder
         /// answers, a hostile server, the login providers' stand-ins.
-        .target(name: "StandIn", path: "Tests/StandIn"),
+        .target(name: "StandIn", dependencies: ["Launcher"], path: "Tests/StandIn"),
+
+        /// `LaunchedProcess`: the tests' one way to start a process (through `ChildProcess`), and the
+        /// only reader of its pipes.
+        .target(name: "Launcher", dependencies: ["Spawn"], path: "Tests/Launcher"),
 
         /// A real server on loopback and raw HTTP helpers, for the client and server tests.
         .target(
             name: "ServerTestSupport",
             dependencies: [
                 "OnTheMapServer", "ServerAdmin", "ServerHTTP", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "StandIn",
-                .product(name: "Logging", package: "swift-log"),
+                "Launcher", .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tests/ServerTestSupport"
@@ -247,7 +258,7 @@ let package = Package(
         .target(name: "QRCode", dependencies: ["CQRencode"]),
 
         /// The app's state: AppViewModel over login, the locations store, browsing, posting, links. No terminal.
-        .target(name: "ViewModels", dependencies: ["APIClient", "Geo", "OnTheMapModels", "SafeText", "WorldMap"]),
+        .target(name: "ViewModels", dependencies: ["APIClient", "Geo", "OnTheMapModels", "SafeText", "Spawn", "WorldMap"]),
 
         /// Cells, widgets, screens, the key table and the event loop, against a Backend protocol. No curses, no API.
         .target(name: "TerminalUI", dependencies: ["ViewModels", "Geo", "OnTheMapModels", "QRCode", "SafeText", "WorldMap"]),
@@ -291,7 +302,8 @@ let package = Package(
         // MARK: - Tests
 
         .testTarget(name: "OnTheMapModelsTests", dependencies: ["OnTheMapModels"]),
-        .testTarget(name: "BoundedHTTPTests", dependencies: ["BoundedHTTP", "StandIn"]),
+        .testTarget(name: "SpawnTests", dependencies: ["Spawn", "Launcher"]),
+        .testTarget(name: "BoundedHTTPTests", dependencies: ["BoundedHTTP", "StandIn", "Launcher"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
         .testTarget(
@@ -307,11 +319,14 @@ let package = Package(
         .testTarget(
             name: "ServerProcessTests",
             dependencies: [
-                "OnTheMapServer", "ServerAdmin", "ServerTestSupport", "StandIn", .product(name: "GRDB", package: "GRDB.swift"),
+                "OnTheMapServer", "ServerAdmin", "ServerTestSupport", "StandIn", "Launcher",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "OnTheMapCLITests",
-            dependencies: ["onthemap", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn", "MapPicture"]),
+            dependencies: [
+                "onthemap", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn", "MapPicture", "Launcher",
+            ]),
         .testTarget(
             name: "APIClientTests",
             dependencies: ["APIClient", "BoundedHTTP", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn"]),
@@ -319,7 +334,7 @@ let package = Package(
             name: "OnTheMapServerTests",
             dependencies: [
                 "OnTheMapServer", "ServerAdmin", "ServerLiveQuery", "ServerHTTP", "ClassRules", "ServerStorage", "ServerTestSupport",
-                "StandIn", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
+                "StandIn", "Launcher", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
     ]

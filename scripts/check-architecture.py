@@ -7,7 +7,9 @@ the write path (`Sources/ClassRules`) and the server's wiring names `WritableSto
 (everything else holds an `any ServerStorage`, which has no write to call), no code outside the
 storages and that wiring opens a storage (`SQLiteStorage(…)`, `DatabaseLocation.open`,
 `openStorage`), and no SQL that writes `student_location`, `account` or `session` is spelled
-outside the storages.
+outside the storages. And that nothing starts a process but `ChildProcess` (Sources/Spawn):
+no Foundation `Process` or `Pipe` in Sources or Tests, and no `posix_spawn`, `fork` or `exec…`
+call outside Sources/CSpawn.
 
 Usage: python3 scripts/check-architecture.py   (exit 1 and a list of differences when they differ)
 """
@@ -113,8 +115,45 @@ def check_write_path():
     return 0
 
 
+# Foundation's Process and Pipe (its start is not safe from several threads at once on Linux), and
+# the calls that start a process, outside the one place that does (CSpawn, under ChildProcess).
+FOUNDATION_PROCESS = re.compile(r"\b(Foundation\.)?(Process|Pipe)\s*\(|\bProcess\.run\b|:\s*(Process|Pipe)\b")
+SPAWN_CALL = re.compile(r"\b(posix_spawnp?|fork|vfork|execv[pe]?|execl[pe]?|system|popen)\s*\(")
+SPAWNERS = ("Sources/CSpawn/",)
+
+
+def process_problems(files):
+    """`files`: (path, text) pairs; the lines that start a process other than through ChildProcess."""
+    problems = []
+    for path, text in files:
+        for number, line in enumerate(text.splitlines(), 1):
+            code = line.split("//", 1)[0]
+            if FOUNDATION_PROCESS.search(code):
+                problems.append(f"{path}:{number}: Foundation's Process or Pipe (use ChildProcess, or LaunchedProcess in tests)")
+            elif SPAWN_CALL.search(code) and not path.startswith(SPAWNERS):
+                problems.append(f"{path}:{number}: starts a process outside CSpawn")
+    return problems
+
+
+def check_processes():
+    sample = [("Tests/X/A.swift", "let p = Process()"), ("Tests/X/B.swift", "let out = Pipe()"),
+              ("Sources/X/C.swift", "let p: Process"), ("Sources/X/D.swift", "posix_spawn(&pid, path, nil, nil, argv, envp)"),
+              ("Sources/X/E.swift", "// Process() in a comment"), ("Sources/CSpawn/CSpawn.c", "status = posix_spawn(pid, path,"),
+              ("Sources/X/F.swift", "let p = ServerProcess(x)"), ("Sources/X/G.swift", "let p = try ChildProcess(executable: e)")]
+    assert len(process_problems(sample)) == 4, "the process check no longer catches what it should"
+    files = [(str(path.relative_to(ROOT)), path.read_text())
+             for folder in ("Sources", "Tests") for pattern in ("*.swift", "*.c", "*.h")
+             for path in sorted((ROOT / folder).rglob(pattern))]
+    problems = process_problems(files)
+    if problems:
+        print("Processes started around ChildProcess:\n  " + "\n  ".join(problems))
+        return 1
+    print(f"Every process starts through ChildProcess ({len(files)} files).")
+    return 0
+
+
 def main():
-    if check_write_path():
+    if check_write_path() or check_processes():
         return 1
     package, diagram = package_targets(), diagram_targets()
     problems = [f"{name}: not in the diagram" for name in sorted(package.keys() - diagram.keys())]

@@ -1,7 +1,10 @@
 import Foundation
+import Spawn
 
 /// Opens web links with `$BROWSER` (else `xdg-open`), detached, the URL as one argument — never
-/// through a shell.
+/// through a shell. The opener runs in a session of its own with /dev/null for its input and
+/// output (nothing it prints reaches the screen, and the terminal's keys never reach it) and none
+/// of the app's other descriptors (`ChildProcess`).
 public struct LinkOpener: Sendable {
     /// What happened when a link was handed over.
     public enum Outcome: Sendable, Equatable {
@@ -30,17 +33,10 @@ public struct LinkOpener: Sendable {
         }
         for candidate in candidates {
             guard let executable = resolve(candidate) else { continue }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = [url]
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            process.terminationHandler = { finished in
-                if finished.terminationStatus != 0 { onFailure(finished.terminationStatus) }
-            }
             do {
-                try process.run()
+                _ = try ChildProcess(
+                    executable: executable, arguments: [url], newSession: true,
+                    onExit: { if $0 != .exited(0) { onFailure($0.status) } })
                 return .started(program: candidate)
             } catch {
                 continue

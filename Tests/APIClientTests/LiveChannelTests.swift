@@ -114,7 +114,7 @@ import Testing
     @Test func anHTTPSServerIsFollowedOverWSS() async throws {
         let server = try await TestServer.start(seedDemo: true)
         defer { Task { await server.stop() } }
-        let proxy = try TLSServer.start(forwardingTo: server.server.port)
+        let proxy = try await TLSServer.start(forwardingTo: server.server.port)
         defer { proxy.stop() }
         let key = try await server.addUser(email: "ada@example.com", firstName: "Ada", lastName: "Lovelace")
         let secure = APIConfiguration(baseURL: URL(string: "https://127.0.0.1:\(proxy.port)")!, timeout: TestServer.clientTimeout)
@@ -139,7 +139,7 @@ import Testing
     @Test func anUntrustedWSSServerIsNotFollowed() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let proxy = try TLSServer.start(forwardingTo: server.server.port)
+        let proxy = try await TLSServer.start(forwardingTo: server.server.port)
         defer { proxy.stop() }
         let live = LiveQueryConnection(
             configuration: APIConfiguration(baseURL: URL(string: "https://127.0.0.1:\(proxy.port)")!, timeout: TestServer.clientTimeout))

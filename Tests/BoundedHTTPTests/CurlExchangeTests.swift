@@ -7,7 +7,7 @@ import Testing
 /// script with a throwaway CA and server certificate made by the `openssl` CLI in a temporary folder.
 @Suite struct CurlExchangeTests {
     @Test func getRoundTripsOverHTTPS() async throws {
-        let server = try TLSServer.start()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         let answer = try await server.client.exchange(
             HTTPRequest(url: server.url("/echo?q=1"), fields: [HTTPField("X-Parse-Application-Id", "app")]),
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func postRoundTripsABinaryBodyOverHTTPS() async throws {
-        let server = try TLSServer.start()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         // Binary safe: NUL, CR LF, bytes that are not UTF-8; longer than libcurl's Expect threshold.
         let body = Data([0, 13, 10, 0xFF, 0xFE, 65]) + Data(repeating: 0x5A, count: 2_000_000)
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func otherMethodsKeepTheirNameAndBody() async throws {
-        let server = try TLSServer.start()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         let put = try await server.client.exchange(
             HTTPRequest(method: "PUT", url: server.url("/echo"), body: Data("{\"a\":1}".utf8)),
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func headReadsNoBodyAndItsLengthIsNotTheBodys() async throws {
-        let server = try TLSServer.start()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         let answer = try await server.client.exchange(
             HTTPRequest(method: "HEAD", url: server.url("/bytes?n=5000")), maxBytes: 100, deadline: .seconds(20))
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func aDeadlineBeyondLibcurlsRangeIsClampedNotATrap() async throws {
-        let server = try TLSServer.start()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         let answer = try await server.client.exchange(
             HTTPRequest(url: server.url("/echo")), maxBytes: 100_000, deadline: .seconds(Int64.max))
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func theFieldsAreTheFinalAnswersAfter100ContinueAndFoldedLinesJoin() async throws {
-        let server = try TLSServer.start()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         let answer = try await server.client.exchange(
             HTTPRequest(url: server.url("/continue")), maxBytes: 1000, deadline: .seconds(20))
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func withoutTheCAFileTheCertificateIsRefused() async throws {
-        let server = try TLSServer.start()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         await #expect {
             try await BoundedHTTPClient().exchange(
@@ -105,7 +105,7 @@ import Testing
     /// Not HTTP at all, or a body cut short: something answered, so not a transport failure.
     @Test(arguments: [("/not-http", "HTTP/0.9"), ("/short", "5 bytes remaining")])
     func aBrokenAnswerIsAMalformedAnswer(path: String, words expected: String) async throws {
-        let server = try TLSServer.start()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         await #expect {
             try await server.client.exchange(
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func anAnnouncedLengthOverTheCapIsRefusedUnread() async throws {
-        let server = try TLSServer.start()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         // The server announces 10 MB and then sends nothing: only refusing the announcement ends it
         // before the deadline.
@@ -141,7 +141,7 @@ import Testing
 
     @Test(arguments: ["/bytes", "/bytes-chunked"])
     func aBodyOfExactlyTheCapIsKeptOneMoreIsRefused(path: String) async throws {
-        let server = try TLSServer.start()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         let answer = try await server.client.exchange(
             HTTPRequest(url: server.url("\(path)?n=5000")), maxBytes: 5000, deadline: .seconds(20))
@@ -155,7 +155,7 @@ import Testing
     /// The floods run in a process of their own (`FloodInChild`).
     @Test(arguments: ["/flood", "/flood-chunked"])
     func a400MBAnswerWithoutALengthStopsAtTheCap(path: String) async throws {
-        let server = try TLSServer.start()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         let (outcome, growth) = try await FloodInChild.run(
             url: server.url(path).absoluteString, maxBytes: 1_000_000, caFile: server.caFile)
@@ -164,7 +164,7 @@ import Testing
     }
 
     @Test func aDripEndsAtTheDeadline() async throws {
-        let server = try TLSServer.start()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         let started = ContinuousClock.now
         await #expect(throws: HTTPFailure.deadline(seconds: 2)) {
@@ -179,7 +179,7 @@ import Testing
     }
 
     @Test func cancellingTheTaskEndsTheExchange() async throws {
-        let server = try TLSServer.start()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         let client = server.client
         let url = server.url("/hold")
@@ -195,7 +195,7 @@ import Testing
     }
 
     @Test func aTaskCancelledBeforeItAsksEndsCancelled() async throws {
-        let server = try TLSServer.start()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         let client = server.client
         let url = server.url("/echo")

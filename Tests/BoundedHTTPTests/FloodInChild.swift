@@ -1,5 +1,6 @@
 import BoundedHTTP
 import Foundation
+import Launcher
 import StandIn
 import Testing
 
@@ -18,19 +19,13 @@ enum FloodInChild {
     static func run(url: String, maxBytes: Int, caFile: String? = nil) async throws -> (outcome: String, growth: Double) {
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("bounded-http-flood-\(UUID()).txt")
         defer { try? FileManager.default.removeItem(at: report) }
-        let child = Process()
-        child.executableURL = URL(
-            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "FloodChildTests/floodChild"]
         var variables = [urlVariable: url, capVariable: String(maxBytes), reportVariable: report.path]
         variables[caFileVariable] = caFile
-        child.environment = ProcessInfo.processInfo.environment.merging(variables) { $1 }
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, Error>) in
-            child.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try child.run() } catch { continuation.resume(throwing: error) }
-        }
+        let status = try await LaunchedProcess.start(
+            URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")),
+            ["--testing-library", "swift-testing", "--filter", "FloodChildTests/floodChild"],
+            environment: ProcessInfo.processInfo.environment.merging(variables) { $1 }, output: .discard, errors: .discard
+        ).exited()
         #expect(status == 0)
         let lines = try String(contentsOf: report, encoding: .utf8).split(separator: "\n")
         let growth = try #require(lines.dropFirst().first.flatMap { Double($0) })

@@ -1,4 +1,5 @@
 import Foundation
+import Launcher
 import MapPicture
 import TerminalUI
 import Testing
@@ -15,12 +16,9 @@ import WorldMap
         let input = folder.appendingPathComponent("picture.six")
         let output = folder.appendingPathComponent("picture.png")
         try Data(sixel).write(to: input)
-        let decode = Process()
-        decode.executableURL = URL(fileURLWithPath: "/usr/bin/sixel2png")
-        decode.arguments = ["-i", input.path, "-o", output.path]
-        try decode.run()
-        decode.waitUntilExit()
-        #expect(decode.terminationStatus == 0)
+        let decode = try LaunchedProcess.runBlocking(
+            URL(fileURLWithPath: "/usr/bin/sixel2png"), ["-i", input.path, "-o", output.path])
+        #expect(decode.status == 0, "\(decode.stderr)")
         return try PNG.decode(Array(try Data(contentsOf: output)))
     }
 

@@ -6,18 +6,18 @@ import Testing
 /// `list`, `map` and `post` in accessible mode: sentences a screen reader reads well, no
 /// Braille or box drawing (the real binary on the built-in demo server).
 @Suite struct AccessibleOutputTests {
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ListCommandTests.Run {
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ListCommandTests.Run {
         let home = try ListCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
-        return try ListCommandTests.run(arguments, dataHome: home, environment: environment)
+        return try await ListCommandTests.run(arguments, dataHome: home, environment: environment)
     }
 
     static func noise(_ text: String) -> Bool {
         text.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) || (0x2500...0x259F).contains($0.value) }
     }
 
-    @Test func mapAccessiblePrintsTheViewInWords() throws {
-        let result = try run(["map", "--accessible"])
+    @Test func mapAccessiblePrintsTheViewInWords() async throws {
+        let result = try await run(["map", "--accessible"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix("Map of the whole world, centred on ") == true)
@@ -26,16 +26,16 @@ import Testing
         #expect(!Self.noise(result.stdout))
     }
 
-    @Test func accessibleFromTheEnvironmentAndTheFlagBeatsIt() throws {
-        let place = try run(["map", "--place", "Paris"], environment: ["ACCESSIBLE": "1"])
+    @Test func accessibleFromTheEnvironmentAndTheFlagBeatsIt() async throws {
+        let place = try await run(["map", "--place", "Paris"], environment: ["ACCESSIBLE": "1"])
         #expect(place.status == 0, "\(place.stderr)")
         #expect(place.stdout.hasPrefix("Map of Paris, France"), "\(place.stdout.prefix(200))")
-        let drawn = try run(["map", "--no-accessible", "--ascii"], environment: ["ACCESSIBLE": "1"])
+        let drawn = try await run(["map", "--no-accessible", "--ascii"], environment: ["ACCESSIBLE": "1"])
         #expect(!drawn.stdout.hasPrefix("Map of"))
     }
 
-    @Test func listAccessibleIsOneSentenceARow() throws {
-        let result = try run(["list", "--accessible", "--limit", "3"])
+    @Test func listAccessibleIsOneSentenceARow() async throws {
+        let result = try await run(["list", "--accessible", "--limit", "3"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 4)

@@ -1,4 +1,5 @@
 import Foundation
+import Launcher
 import ServerTestSupport
 import StandIn
 import Testing
@@ -31,11 +32,9 @@ import Testing
             """
         let arguments = ["python3", "-c", script, ListCommandTests.binary.path, "list", "--server", server.baseURL.absoluteString]
         let started = ContinuousClock.now
-        let run = try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try Self.run(arguments, home: home) })
-            }.start()
-        }
+        let run = ListCommandTests.Run(
+            try await ListCommandTests.start(arguments, dataHome: home, executable: URL(fileURLWithPath: "/usr/bin/env"))
+                .finished())
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         let summary = run.stderr.split(separator: "\n").last { $0.hasPrefix("MAXRSS ") }?.split(separator: " ") ?? []
         let megabytes = summary.count == 4 ? Double(summary[1]).map { $0 / 1024 } : nil
@@ -43,26 +42,5 @@ import Testing
         #expect(run.stderr.contains(message), "\(name): \(run.stderr)")
         #expect((megabytes ?? 999) < 100, "\(name): peaked at \(megabytes ?? -1) MB")
         #expect(seconds < 20, "\(name): ended after \(seconds) s")
-    }
-
-    static func run(_ arguments: [String], home: URL) throws -> ListCommandTests.Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ONTHEMAP_") }
-        environment["XDG_DATA_HOME"] = home.path
-        environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
-        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
-        process.environment = environment
-        let (out, err) = (Pipe(), Pipe())
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ListCommandTests.Run(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
     }
 }

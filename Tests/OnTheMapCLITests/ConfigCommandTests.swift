@@ -7,14 +7,14 @@ import Testing
     typealias Run = ListCommandTests.Run
 
     /// Runs `onthemap` with a settings file holding `file` (none when nil) and `environment` added.
-    static func run(_ arguments: [String], file: String?, environment extra: [String: String] = [:]) throws -> (Run, String) {
+    static func run(_ arguments: [String], file: String?, environment extra: [String: String] = [:]) async throws -> (Run, String) {
         let home = try ListCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
         let folder = home.appendingPathComponent("config/onthemap")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("config.toml").path
         if let file { try file.write(toFile: path, atomically: true, encoding: .utf8) }
-        return (try ListCommandTests.run(arguments, dataHome: home, environment: extra), path)
+        return (try await ListCommandTests.run(arguments, dataHome: home, environment: extra), path)
     }
 
     /// The output's lines with runs of spaces as one (the columns' widths vary with the values).
@@ -22,7 +22,7 @@ import Testing
         text.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
     }
 
-    @Test func printsEachSettingWithItsSource() throws {
+    @Test func printsEachSettingWithItsSource() async throws {
         let file = """
             server = "https://class.example"
             theme = "light"
@@ -32,7 +32,7 @@ import Testing
             [keys]
             refresh = "R"
             """
-        let (run, path) = try Self.run(
+        let (run, path) = try await Self.run(
             ["config", "--theme", "mono", "--ascii"], file: file,
             environment: ["ONTHEMAP_GEOCODER": "nominatim", "TMUX": "", "STY": "", "TERM": "xterm-256color"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -57,32 +57,32 @@ import Testing
 
     /// `graphics` from each source, and what the map would be drawn with: a forced protocol as
     /// asked, `auto` inside tmux Braille without asking, never a picture in accessible mode.
-    @Test func graphicsFromEachSourceAndWhatTheMapIsDrawnWith() throws {
+    @Test func graphicsFromEachSourceAndWhatTheMapIsDrawnWith() async throws {
         let plain = ["TMUX": "", "STY": "", "TERM": "xterm-256color"]
-        let (flag, _) = try Self.run(["config", "--graphics", "sixel"], file: nil, environment: plain)
+        let (flag, _) = try await Self.run(["config", "--graphics", "sixel"], file: nil, environment: plain)
         #expect(Self.words(flag.stdout).contains("graphics sixel (flag --graphics)"))
         #expect(Self.words(flag.stdout).contains("map drawn with sixel (sixel, as asked)"), "\(flag.stdout)")
-        let (environment, _) = try Self.run(
+        let (environment, _) = try await Self.run(
             ["config"], file: "graphics = \"off\"\n", environment: plain.merging(["ONTHEMAP_GRAPHICS": "kitty"]) { $1 })
         #expect(Self.words(environment.stdout).contains("graphics kitty (environment ONTHEMAP_GRAPHICS)"))
-        let (file, _) = try Self.run(["config"], file: "graphics = \"off\"\n", environment: plain)
+        let (file, _) = try await Self.run(["config"], file: "graphics = \"off\"\n", environment: plain)
         #expect(Self.words(file.stdout).contains { $0.hasPrefix("graphics off (file ") && $0.hasSuffix(":1)") })
         #expect(Self.words(file.stdout).contains("map drawn with braille (graphics = off: Braille)"))
-        let (tmux, _) = try Self.run(["config"], file: nil, environment: ["TMUX": "/tmp/tmux-0/default,1,0", "TERM": "tmux-256color"])
+        let (tmux, _) = try await Self.run(["config"], file: nil, environment: ["TMUX": "/tmp/tmux-0/default,1,0", "TERM": "tmux-256color"])
         #expect(Self.words(tmux.stdout).contains { $0.hasPrefix("map drawn with braille (inside tmux") }, "\(tmux.stdout)")
-        let (accessible, _) = try Self.run(["config", "--graphics", "kitty", "--accessible"], file: nil, environment: plain)
+        let (accessible, _) = try await Self.run(["config", "--graphics", "kitty", "--accessible"], file: nil, environment: plain)
         #expect(Self.words(accessible.stdout).contains("map drawn with braille (accessible mode: the map in words)"))
-        let (bogus, _) = try Self.run(["config"], file: nil, environment: plain.merging(["ONTHEMAP_GRAPHICS": "\u{1B}[31mneon"]) { $1 })
+        let (bogus, _) = try await Self.run(["config"], file: nil, environment: plain.merging(["ONTHEMAP_GRAPHICS": "\u{1B}[31mneon"]) { $1 })
         #expect(bogus.status == 0 && bogus.stderr.contains("ONTHEMAP_GRAPHICS") && !bogus.stderr.contains("\u{1B}"))
         #expect(Self.words(bogus.stdout).contains("graphics auto (default)"))
-        let (refused, _) = try Self.run(["config", "--graphics", "neon"], file: nil, environment: plain)
+        let (refused, _) = try await Self.run(["config", "--graphics", "neon"], file: nil, environment: plain)
         #expect(refused.status != 0 && refused.stderr.contains("auto"))
     }
 
-    @Test func aMalformedFileNamesItsLineCleanedAndTheCommandRunsOnDefaults() throws {
+    @Test func aMalformedFileNamesItsLineCleanedAndTheCommandRunsOnDefaults() async throws {
         // An escape sequence in the file must not reach the terminal: the message is cleaned.
         let file = "theme = \"light\"\n\ntheme \u{1B}]52;c;aGk=\u{07} = \"dark\"\n"
-        let (run, path) = try Self.run(["config"], file: file)
+        let (run, path) = try await Self.run(["config"], file: file)
         #expect(run.status == 0, "\(run.stderr)")
         let stderr = run.stderr.split(separator: "\n")
         #expect(stderr.count == 1)
@@ -93,21 +93,21 @@ import Testing
         #expect(lines.contains("theme dark (default)") && lines.contains("server built-in (default)"), "\(run.stdout)")
 
         // The commands go on without the file: `list` on the built-in server.
-        let (list, _) = try Self.run(["list", "--limit", "10", "--format", "csv"], file: file)
+        let (list, _) = try await Self.run(["list", "--limit", "10", "--format", "csv"], file: file)
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.split(whereSeparator: \.isNewline).count > 2)  // CSV lines end in CRLF
         #expect(list.stderr.contains("/config.toml:3: Error while parsing"), "\(list.stderr)")
     }
 
-    @Test func aServerInTheFileIsUsedAndTheFlagBeatsIt() throws {
+    @Test func aServerInTheFileIsUsedAndTheFlagBeatsIt() async throws {
         // Port 9 on loopback: nothing listens, so the error names the server that was tried.
         let file = "server = \"http://127.0.0.1:9\"\n"
-        let (fromFile, _) = try Self.run(["list", "--limit", "1"], file: file)
+        let (fromFile, _) = try await Self.run(["list", "--limit", "1"], file: file)
         #expect(fromFile.status == 1 && fromFile.stderr.contains("127.0.0.1:9"), "\(fromFile.stderr)")
-        let (fromEnvironment, _) = try Self.run(
+        let (fromEnvironment, _) = try await Self.run(
             ["list", "--limit", "1"], file: file, environment: ["ONTHEMAP_SERVER": "http://127.0.0.1:7"])
         #expect(fromEnvironment.status == 1 && fromEnvironment.stderr.contains("127.0.0.1:7"), "\(fromEnvironment.stderr)")
-        let (fromFlag, _) = try Self.run(
+        let (fromFlag, _) = try await Self.run(
             ["config", "--server", "http://127.0.0.1:5"], file: file, environment: ["ONTHEMAP_SERVER": "http://127.0.0.1:7"])
         #expect(fromFlag.stdout.contains("http://127.0.0.1:5") && fromFlag.stdout.contains("(flag --server)"))
     }

@@ -6,7 +6,7 @@ import Testing
 /// providers' stand-in, which approves, denies or lets the code expire after a pending poll.
 @Suite struct DeviceLoginCommandTests {
     static func run(_ arguments: [String], dataHome: URL) async throws -> ListCommandTests.Run {
-        try await ListCommandTests.runOffPool(arguments, dataHome: dataHome)
+        try await ListCommandTests.run(arguments, dataHome: dataHome)
     }
 
     func withServer(facebook: Bool = true, _ body: (ProviderStandIn, TestServer, URL) async throws -> Void) async throws {

@@ -1,7 +1,7 @@
 import AppTestSupport
 import Foundation
-import StandIn
 import ServerTestSupport
+import StandIn
 import Testing
 
 /// `onthemap list|map|geocode` — the real binary — against a stand-in hostile server on loopback
@@ -52,10 +52,10 @@ import Testing
         .init(status: 200, json(["results": "not a list \(nasty)"])),
     ]
 
-    func run(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: Data) {
+    func run(_ arguments: [String]) async throws -> (status: Int32, stdout: Data, stderr: Data) {
         let home = try ListCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
-        let result = try ListCommandTests.run(arguments, dataHome: home)
+        let result = try await ListCommandTests.run(arguments, dataHome: home)
         return (result.status, Data(result.stdout.utf8), Data(result.stderr.utf8))
     }
 
@@ -68,10 +68,10 @@ import Testing
     }
 
     @Test(arguments: ["table", "json", "csv"])
-    func listRowsInEveryFormat(_ format: String) throws {
+    func listRowsInEveryFormat(_ format: String) async throws {
         let server = try StandInServer.answering { _ in (200, Self.rows) }
         defer { server.stop() }
-        let result = try run(["list", "--server", server.baseURL.absoluteString, "--format", format])
+        let result = try await run(["list", "--server", server.baseURL.absoluteString, "--format", format])
         #expect(result.status == 0, "\(String(decoding: result.stderr, as: UTF8.self))")
         expectClean(result, "list --format \(format)")
         let output = String(decoding: result.stdout, as: UTF8.self)
@@ -84,28 +84,28 @@ import Testing
     }
 
     @Test(arguments: 0..<HostileServerTests.refusals.count)
-    func listAndMapErrors(_ index: Int) throws {
+    func listAndMapErrors(_ index: Int) async throws {
         let refusal = Self.refusals[index]
         let server = try StandInServer { _ in refusal }
         defer { server.stop() }
         for arguments in [["list"], ["list", "--format", "json"], ["map"]] {
-            let result = try run(arguments + ["--server", server.baseURL.absoluteString])
+            let result = try await run(arguments + ["--server", server.baseURL.absoluteString])
             #expect(result.status == 1)
             #expect(String(decoding: result.stderr, as: UTF8.self).hasPrefix("onthemap: "))
             expectClean(result, "\(arguments) on answer \(refusal.status)")
         }
     }
 
-    @Test func mapOfHostileRows() throws {
+    @Test func mapOfHostileRows() async throws {
         let server = try StandInServer.answering { _ in (200, Self.rows) }
         defer { server.stop() }
-        let result = try run(["map", "--server", server.baseURL.absoluteString, "--width", "80", "--height", "24"])
+        let result = try await run(["map", "--server", server.baseURL.absoluteString, "--width", "80", "--height", "24"])
         #expect(result.status == 0)
         expectClean(result, "map")
     }
 
     /// A Nominatim whose names carry the controls: text and JSON, best place and alternatives.
-    @Test func geocodeWithAHostileNominatim() throws {
+    @Test func geocodeWithAHostileNominatim() async throws {
         let place: (String) -> [String: Any] = { name in
             [
                 "lat": "-33.87", "lon": "151.21", "name": name, "display_name": "Sydney \(name) \(Self.nasty)",
@@ -117,11 +117,11 @@ import Testing
         let server = try StandInServer.answering { _ in (200, answer) }
         defer { server.stop() }
         let online = ["--geocoder", "nominatim", "--geocoder-url", server.baseURL.absoluteString, "Sydney"]
-        let text = try run(["geocode"] + online)
+        let text = try await run(["geocode"] + online)
         #expect(text.status == 0, "\(String(decoding: text.stderr, as: UTF8.self))")
         expectClean(text, "geocode")
         #expect(String(decoding: text.stdout, as: UTF8.self).contains("Sydney"))
-        let json = try run(["geocode", "--json"] + online)
+        let json = try await run(["geocode", "--json"] + online)
         #expect(json.status == 0)
         expectClean(json, "geocode --json")
         let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
@@ -129,13 +129,13 @@ import Testing
         #expect(server.requests.count == 2)
     }
 
-    @Test func geocodeWithAHostileNominatimError() throws {
+    @Test func geocodeWithAHostileNominatimError() async throws {
         let server = try StandInServer { _ in
             .init(status: 500, headers: ["Content-Type": "text/plain"], "down \(Self.nasty)")
         }
         defer { server.stop() }
         for json in [[], ["--json"]] {
-            let result = try run(
+            let result = try await run(
                 ["geocode"] + json + ["--geocoder", "nominatim", "--geocoder-url", server.baseURL.absoluteString, "Paris"])
             #expect(result.status == 0)
             expectClean(result, "geocode \(json) on a failing Nominatim")

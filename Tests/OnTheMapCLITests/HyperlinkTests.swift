@@ -32,13 +32,13 @@ import Testing
         #expect(!HyperlinkSetting.effective(flag: false, environment: terminal, stdoutIsTerminal: true))
     }
 
-    @Test func theListCommandWritesNoEscapeUnlessAsked() throws {
+    @Test func theListCommandWritesNoEscapeUnlessAsked() async throws {
         let home = try ListCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
-        let plain = try ListCommandTests.run(["list", "--limit", "5"], dataHome: home)
+        let plain = try await ListCommandTests.run(["list", "--limit", "5"], dataHome: home)
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(!plain.stdout.contains("\u{1B}"))
-        let linked = try ListCommandTests.run(["list", "--limit", "5", "--hyperlinks"], dataHome: home)
+        let linked = try await ListCommandTests.run(["list", "--limit", "5", "--hyperlinks"], dataHome: home)
         #expect(linked.stdout.contains("\u{1B}]8;;https://"))
     }
 }

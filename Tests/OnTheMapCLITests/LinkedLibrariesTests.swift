@@ -1,4 +1,5 @@
 import Foundation
+import Launcher
 import ServerTestSupport
 import Testing
 
@@ -27,14 +28,8 @@ import Testing
     /// control.
     @Test func noBinaryLoadsLibcurlAtStart() throws {
         func needed(_ url: URL) throws -> [String] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["readelf", "--dynamic", url.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let text = try LaunchedProcess.runBlocking(URL(fileURLWithPath: "/usr/bin/env"), ["readelf", "--dynamic", url.path])
+                .stdout
             return text.split(separator: "\n").filter { $0.contains("(NEEDED)") }.map(String.init)
         }
         for name in ["onthemap", "onthemap-server"] {

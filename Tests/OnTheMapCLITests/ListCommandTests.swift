@@ -1,4 +1,5 @@
 import Foundation
+import Launcher
 import OnTheMapModels
 import Testing
 
@@ -19,38 +20,24 @@ import Testing
         var status: Int32
         var stdout: String
         var stderr: String
-    }
 
-    /// Runs the real `onthemap` with `arguments`, its XDG folders (data, state, config) under
-    /// `dataHome` and no `ONTHEMAP_*` setting of the caller's, `environment` added on top, and
-    /// `input` on its standard input (none when nil). Blocks until the process ends.
-    static func run(
-        _ arguments: [String], dataHome: URL, input: String? = nil, environment extra: [String: String] = [:]
-    ) throws -> Run {
-        let process = makeProcess(arguments, dataHome: dataHome, environment: extra)
-        let (stdin, out, err) = (Pipe(), Pipe(), Pipe())
-        if input != nil { process.standardInput = stdin }
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        if let input {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try stdin.fileHandleForWriting.close()
+        init(status: Int32, stdout: String, stderr: String) {
+            (self.status, self.stdout, self.stderr) = (status, stdout, stderr)
         }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+
+        init(_ result: LaunchedProcess.Result) {
+            self.init(status: result.status, stdout: result.stdout, stderr: result.stderr)
+        }
     }
 
-    /// The real `onthemap` with `arguments`, set up as `run` describes, not yet started (for a
-    /// command that runs until stopped, such as `watch`).
-    static func makeProcess(_ arguments: [String], dataHome: URL, environment extra: [String: String] = [:]) -> Process {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+    /// The real `onthemap` with `arguments`, started: its XDG folders (data, state, config) under
+    /// `dataHome`, no `ONTHEMAP_*` setting of the caller's, `environment` added on top, its
+    /// output captured (for a command that runs until stopped, such as `watch`). `executable`
+    /// runs instead of the binary when given (a parent that runs it, say).
+    static func start(
+        _ arguments: [String], dataHome: URL, input: String? = nil, environment extra: [String: String] = [:],
+        executable: URL? = nil
+    ) throws -> LaunchedProcess {
         var environment = ProcessInfo.processInfo.environment.filter {
             !$0.key.hasPrefix("ONTHEMAP_") && $0.key != "ACCESSIBLE"
         }
@@ -60,22 +47,18 @@ import Testing
         // No settings file of the developer's changes what a test sees.
         environment["XDG_CONFIG_HOME"] = dataHome.appendingPathComponent("config").path
         environment.merge(extra) { $1 }
-        process.environment = environment
-        return process
+        return try LaunchedProcess.start(
+            executable ?? binary, arguments, environment: environment, input: input.map { .bytes(Data($0.utf8)) } ?? .null)
     }
 
-    /// `run` on a thread of its own: it blocks until the process ends, and a test server in this
-    /// process answering that process needs the cooperative pool's few threads (bcrypt included),
-    /// which a blocked test thread would starve on a 2-core machine.
-    static func runOffPool(
+    /// Runs the real `onthemap` with `arguments`, set up as `start` describes, and `input` on its
+    /// standard input (/dev/null when nil), to its end. Waits without blocking a thread: a test
+    /// server in this process answering that process needs the cooperative pool's few threads
+    /// (bcrypt included), which a blocked test thread would starve on a 2-core machine.
+    static func run(
         _ arguments: [String], dataHome: URL, input: String? = nil, environment: [String: String] = [:]
     ) async throws -> Run {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result { try run(arguments, dataHome: dataHome, input: input, environment: environment) })
-            }.start()
-        }
+        Run(try await start(arguments, dataHome: dataHome, input: input, environment: environment).finished())
     }
 
     static func temporaryFolder() throws -> URL {
@@ -84,10 +67,10 @@ import Testing
         return url
     }
 
-    @Test func jsonOnTheEmbeddedDefaultIsTheNewestHundred() throws {
+    @Test func jsonOnTheEmbeddedDefaultIsTheNewestHundred() async throws {
         let home = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
-        let run = try Self.run(["list", "--format", "json"], dataHome: home)
+        let run = try await Self.run(["list", "--format", "json"], dataHome: home)
         #expect(run.status == 0, "\(run.stderr)")
         let records = try JSONDecoder().decode([StudentInformation].self, from: Data(run.stdout.utf8))
         #expect(records.count == 100)
@@ -101,19 +84,19 @@ import Testing
         #expect(Set(first.keys) == ["objectId", "uniqueKey", "firstName", "lastName", "mapString", "mediaURL", "latitude", "longitude", "createdAt", "updatedAt"])
     }
 
-    @Test func aStoppedServerIsOneLineAndExitOne() throws {
+    @Test func aStoppedServerIsOneLineAndExitOne() async throws {
         let home = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
-        let run = try Self.run(["list", "--server", "http://127.0.0.1:9"], dataHome: home)
+        let run = try await Self.run(["list", "--server", "http://127.0.0.1:9"], dataHome: home)
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == "onthemap: Cannot reach the server at 127.0.0.1:9. Check that it is running and the address is right.\n")
     }
 
-    @Test func aBadServerURLIsAUsageError() throws {
+    @Test func aBadServerURLIsAUsageError() async throws {
         let home = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
-        let run = try Self.run(["list", "--server", "javascript:alert(1)"], dataHome: home)
+        let run = try await Self.run(["list", "--server", "javascript:alert(1)"], dataHome: home)
         #expect(run.status != 0)
         #expect(run.stderr.contains("The server must be an http:// or https:// URL"))
     }

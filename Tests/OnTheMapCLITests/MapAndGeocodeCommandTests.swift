@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Launcher
 import MapPicture
 import OnTheMapModels
 import TerminalUI
@@ -13,14 +14,14 @@ import WorldMap
 /// the built-in server and draws maps in a debug build, and two dozen at once would starve the
 /// timed app tests beside them on 2 cores.
 @Suite(.serialized) struct MapAndGeocodeCommandTests {
-    /// The binary off the cooperative pool (`runOffPool`): these tests run many processes, and
-    /// blocked pool threads would starve the app tests running beside them on 2 cores.
+    /// The binary, waited for without blocking a thread (`ListCommandTests.run`): these tests run
+    /// many processes, and blocked pool threads would starve the app tests beside them on 2 cores.
     func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ListCommandTests.Run {
         let home = try ListCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
         // An 8-colour terminal unless a test says otherwise: the caller's TERM does not matter.
         let terminal = ["TERM": "xterm", "COLORTERM": "", "NO_COLOR": ""]
-        return try await ListCommandTests.runOffPool(
+        return try await ListCommandTests.run(
             arguments, dataHome: home, environment: terminal.merging(environment) { $1 })
     }
 
@@ -226,7 +227,7 @@ import WorldMap
         let config = home.appendingPathComponent("config/onthemap")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try Data("theme = \"mono\"\n".utf8).write(to: config.appendingPathComponent("config.toml"))
-        let mono = try await ListCommandTests.runOffPool(france, dataHome: home, environment: ["TERM": "xterm-256color"])
+        let mono = try await ListCommandTests.run(france, dataHome: home, environment: ["TERM": "xterm-256color"])
         #expect(mono.status == 0, "\(mono.stderr)")
         #expect(codes(mono.stdout).contains("\u{1B}[0;1m"))
         #expect(!codes(mono.stdout).contains { $0.contains(";3") })
@@ -262,7 +263,7 @@ import WorldMap
         defer { try? FileManager.default.removeItem(at: folder) }
         for (theme, noColor) in [(Theme.Name.dark, ""), (.light, ""), (.dark, "1")] {
             let file = folder.appendingPathComponent("class-\(theme)-\(noColor).png")
-            let result = try await ListCommandTests.runOffPool(
+            let result = try await ListCommandTests.run(
                 ["map", "--format", "png", "--output", file.path, "--size", "800x400", "--theme", theme.rawValue],
                 dataHome: folder, environment: ["NO_COLOR": noColor])
             #expect(result.status == 0, "\(result.stderr)")
@@ -287,7 +288,7 @@ import WorldMap
     @Test(arguments: ["kitty", "iterm"]) func anInlineImageForATerminalThatShowsThem(protocolName: String) async throws {
         let folder = try ListCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try await ListCommandTests.runOffPool(
+        let result = try await ListCommandTests.run(
             ["map", "--graphics", protocolName, "--width", "80", "--height", "21"], dataHome: folder, environment: ["NO_COLOR": ""])
         #expect(result.status == 0, "\(result.stderr)")
         let text = result.stdout.trimmingCharacters(in: .newlines)
@@ -313,19 +314,16 @@ import WorldMap
     @Test func aSixelPictureDecodesToTheMap() async throws {
         let folder = try ListCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try await ListCommandTests.runOffPool(
+        let result = try await ListCommandTests.run(
             ["map", "--graphics", "sixel", "--width", "80", "--height", "21"], dataHome: folder, environment: ["NO_COLOR": ""])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("\u{1B}P"), "a DCS: Sixel")
         let sixel = folder.appendingPathComponent("map.six")
         let png = folder.appendingPathComponent("map.png")
         try Data(result.stdout.utf8).write(to: sixel)
-        let decode = Process()
-        decode.executableURL = URL(fileURLWithPath: "/usr/bin/sixel2png")
-        decode.arguments = ["-i", sixel.path, "-o", png.path]
-        try decode.run()
-        decode.waitUntilExit()
-        #expect(decode.terminationStatus == 0)
+        let decode = try await LaunchedProcess.run(
+            URL(fileURLWithPath: "/usr/bin/sixel2png"), ["-i", sixel.path, "-o", png.path])
+        #expect(decode.status == 0, "\(decode.stderr)")
         let image = try PNG.decode(Array(try Data(contentsOf: png)))
         #expect(image.width == 800 && image.height >= 390 && image.height <= 400, "\(image.width)×\(image.height)")
         let palette = MapPalette.pixels(.dark)
@@ -348,7 +346,7 @@ import WorldMap
             ["map", "--format", "png", "--size", "10x10", "--output", "x.png"], ["map", "--output", "x.png"],
             ["map", "--format", "png", "--size", "9000x100", "--output", "x.png"],
         ] {
-            let result = try await ListCommandTests.runOffPool(arguments, dataHome: folder)
+            let result = try await ListCommandTests.run(arguments, dataHome: folder)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stderr.split(separator: "\n").first?.hasPrefix("Error: --") == true, "\(result.stderr)")
         }

@@ -2,8 +2,8 @@ import Foundation
 import Geo
 import OnTheMapModels
 import ServerTestSupport
-import Testing
 import TerminalUI
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +15,7 @@ import TerminalUI
     typealias Run = ListCommandTests.Run
 
     static func run(_ arguments: [String], home: URL, input: String = "") async throws -> Run {
-        try await ListCommandTests.runOffPool(arguments, dataHome: home, input: input)
+        try await ListCommandTests.run(arguments, dataHome: home, input: input)
     }
 
     @Test func logInOnceThenScriptTheRest() async throws {

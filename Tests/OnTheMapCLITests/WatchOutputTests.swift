@@ -1,6 +1,7 @@
 import APIClient
 import AppTestSupport
 import Foundation
+import Launcher
 import OnTheMapModels
 import ServerTestSupport
 import Testing
@@ -11,31 +12,17 @@ import Testing
 /// reading its output line by line while rows are written through REST.
 @Suite struct WatchOutputTests {
     /// A running `onthemap watch` and the lines it has printed so far.
-    final class Watcher: @unchecked Sendable {
-        let process: Process
-        private let lock = NSLock()
-        private var out = Data()
-        private var err = Data()
+    final class Watcher: Sendable {
+        let process: LaunchedProcess
 
         init(_ arguments: [String], dataHome: URL) throws {
-            process = ListCommandTests.makeProcess(arguments, dataHome: dataHome)
-            let (outPipe, errPipe) = (Pipe(), Pipe())
-            process.standardOutput = outPipe
-            process.standardError = errPipe
-            try process.run()
-            PipeDrain.start(outPipe.fileHandleForReading) { [weak self] data in self?.lock.withLock { self?.out.append(data) } }
-            PipeDrain.start(errPipe.fileHandleForReading) { [weak self] data in self?.lock.withLock { self?.err.append(data) } }
+            process = try ListCommandTests.start(arguments, dataHome: dataHome)
         }
 
-        var lines: [String] {
-            lock.withLock { String(decoding: out, as: UTF8.self) }.split(separator: "\n").map(String.init)
-        }
-        var errors: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+        var lines: [String] { process.standardOutput.text.split(separator: "\n").map(String.init) }
+        var errors: String { process.standardError.text }
 
-        func stop() {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
+        func stop() { process.terminate() }
     }
 
     func location(key: String, name: String, place: String) -> NewStudentLocation {
@@ -85,10 +72,10 @@ import Testing
         #expect(!text.lines.joined().unicodeScalars.contains { $0.value == 0x1B || $0 == "\u{202E}" })
     }
 
-    @Test func aBadWhereIsRefusedBeforeConnecting() throws {
+    @Test func aBadWhereIsRefusedBeforeConnecting() async throws {
         let home = try ListCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
-        let run = try ListCommandTests.run(
+        let run = try await ListCommandTests.run(
             ["watch", "--server", "http://127.0.0.1:9", "--where", "[1]"], dataHome: home)
         #expect(run.status != 0)
         #expect(run.stderr.contains("--where must be a JSON object"))

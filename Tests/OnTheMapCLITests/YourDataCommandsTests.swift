@@ -12,7 +12,7 @@ import Testing
     typealias Run = ListCommandTests.Run
 
     static func run(_ arguments: [String], home: URL, input: String = "") async throws -> Run {
-        try await ListCommandTests.runOffPool(arguments, dataHome: home, input: input)
+        try await ListCommandTests.run(arguments, dataHome: home, input: input)
     }
 
     @Test func deleteTakesTheOnlyRowOrAsksWhichOrAll() async throws {

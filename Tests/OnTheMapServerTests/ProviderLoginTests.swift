@@ -1,8 +1,9 @@
 import Foundation
-import ServerHTTP
-import StandIn
+import Launcher
 import OnTheMapServer
+import ServerHTTP
 import ServerTestSupport
+import StandIn
 import Testing
 
 /// Facebook and OAuth device-login credentials of `POST …/session`, against the providers'
@@ -133,23 +134,17 @@ import Testing
 
     /// A provider configured without a way to prove a token's audience is refused at start.
     @Test func aProviderWithoutAnAudienceCheckIsRefusedAtStart() throws {
-        let process = Process()
-        process.executableURL = ProductBinary.url("onthemap-server")
-        process.arguments = [
+        let arguments = [
             "serve", "--port", "0", "--database", FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID()).sqlite").path,
             "--oauth-provider", "github", "--oauth-client-id", "c", "--oauth-device-url", "http://127.0.0.1:9/d",
             "--oauth-token-url", "http://127.0.0.1:9/t", "--oauth-userinfo-url", "http://127.0.0.1:9/u",
         ]
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ONTHEMAP_") }
         environment["ONTHEMAP_OAUTH_AUDIENCE_CHECK"] = nil
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
+        let run = try LaunchedProcess.runBlocking(
+            ProductBinary.url("onthemap-server"), arguments, environment: environment, output: .discard)
+        #expect(run.status != 0)
+        let text = run.stderr
         #expect(text.contains("cannot prove that a token was issued to this app"), "\(text)")
     }
 

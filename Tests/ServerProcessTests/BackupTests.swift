@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Launcher
 import ServerTestSupport
 import Testing
 
@@ -93,42 +94,24 @@ import Testing
         }
     }
 
-    /// `onthemap-server ARGUMENTS` to its end, off the concurrency pool.
+    /// `onthemap-server ARGUMENTS` to its end, blocking no thread.
     static func serverCommand(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let command = try RunningCommand(arguments)
-        return await command.finish()
+        try await RunningCommand(arguments).finish()
     }
 }
 
 /// A short `onthemap-server` command started now and waited for later.
-final class RunningCommand: Sendable {
-    let process: Process
-    let output = Pipe()
-    let errors = Pipe()
+struct RunningCommand: Sendable {
+    let process: LaunchedProcess
 
     init(_ arguments: [String]) throws {
-        process = Process()
-        process.executableURL = ProductBinary.url("onthemap-server")
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        process = try LaunchedProcess.start(ProductBinary.url("onthemap-server"), arguments)
     }
 
-    /// Waits (on a thread of its own) for the exit; the status and what it printed.
+    /// Waits for the exit, blocking no thread; the status and what it printed.
     func finish() async -> (status: Int32, stdout: String, stderr: String) {
-        await withCheckedContinuation { continuation in
-            Thread { [self] in
-                let stdout = output.fileHandleForReading.readDataToEndOfFile()
-                let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(
-                    returning: (
-                        process.terminationStatus, String(decoding: stdout, as: UTF8.self),
-                        String(decoding: stderr, as: UTF8.self)
-                    ))
-            }.start()
-        }
+        let result = await process.finished()
+        return (result.status, result.stdout, result.stderr)
     }
 }
 

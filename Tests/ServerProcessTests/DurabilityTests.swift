@@ -1,4 +1,5 @@
 import Foundation
+import Launcher
 import ServerTestSupport
 import Testing
 
@@ -76,12 +77,9 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("server.sqlite").path
-        let seed = Process()
-        seed.executableURL = ProductBinary.url("onthemap-server")
-        seed.arguments = ["seed", "--demo", "--database", database]
-        seed.standardOutput = FileHandle.nullDevice
-        try seed.run()
-        seed.waitUntilExit()
+        let seed = try await LaunchedProcess.run(
+            ProductBinary.url("onthemap-server"), ["seed", "--demo", "--database", database], output: .discard)
+        try #require(seed.status == 0, "\(seed.stderr)")
 
         let server = try await ServerProcess.start(database: database)
         let outcomes = Acknowledgements()

@@ -1,4 +1,5 @@
 import Foundation
+import Launcher
 import ServerTestSupport
 import Testing
 
@@ -27,20 +28,9 @@ import Testing
 
     /// `onthemap-server ARGUMENTS`, its stdout and exit status.
     static func command(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, stdout: String) {
-        let process = Process()
-        process.executableURL = ProductBinary.url("onthemap-server")
-        process.arguments = arguments
-        let output = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let run = try LaunchedProcess.runBlocking(
+            ProductBinary.url("onthemap-server"), arguments, input: .bytes(input ?? Data()), errors: .discard)
+        return (run.status, run.stdout)
     }
 
     @Test(arguments: TestBackend.available)
@@ -92,17 +82,13 @@ import Testing
         let name = nasty.replacingOccurrences(of: "'", with: "''")
         let sql = "INSERT INTO account (key, email, password_hash, first_name, last_name, created_at) VALUES "
             + "('9999999999', 'eve\u{9B}2J@example.com', '', 'Eve\(name)', 'M\(name)', '2026-01-01T00:00:00.000Z')"
-        let process = Process()
-        switch server.backend {
-        case .sqlite:
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()", server.database, sql]
-        case .postgres:
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["psql", "-qAt", "-d", server.database, "-c", sql]
-        }
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "inserting the hostile account")
+        let command =
+            switch server.backend {
+            case .sqlite:
+                ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()", server.database, sql]
+            case .postgres: ["psql", "-qAt", "-d", server.database, "-c", sql]
+            }
+        let run = try await LaunchedProcess.run(program: command[0], Array(command.dropFirst()))
+        #expect(run.status == 0, "inserting the hostile account: \(run.stderr)")
     }
 }

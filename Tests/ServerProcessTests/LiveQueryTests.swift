@@ -177,7 +177,7 @@ import Testing
                 let flooder = try LiveQueryTestClient(port: server.port)
                 flooder.send(json: ["op": "connect"])
                 #expect(await flooder.next()?["op"] as? String == "connected")
-                let pid = server.process.processIdentifier
+                let pid = server.processIdentifier
                 let before = try #require(ProcessMemory.megabytes(pid, "VmRSS"))
                 // A send that cannot go out within 3 s is the event: the server stopped reading.
                 var timeout = timeval(tv_sec: 3, tv_usec: 0)

@@ -1,4 +1,5 @@
 import Foundation
+import Launcher
 import ServerTestSupport
 import Testing
 
@@ -9,21 +10,11 @@ import Testing
     /// Runs `onthemap-server <arguments> --database <database>`; returns its status and standard output.
     /// With `--password-stdin` among the arguments, `correct horse` is its standard input (else nothing).
     static func command(_ arguments: [String], database: String, input: String? = nil) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = ProductBinary.url("onthemap-server")
-        process.arguments = arguments + ["--database", database]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice  // refusals: the status says enough
-        let stdin = Pipe()
-        process.standardInput = stdin
-        try process.run()
         let given = input ?? (arguments.contains("--password-stdin") ? "correct horse\n" : "")
-        try stdin.fileHandleForWriting.write(contentsOf: Data(given.utf8))
-        try stdin.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let run = try LaunchedProcess.runBlocking(
+            ProductBinary.url("onthemap-server"), arguments + ["--database", database], input: .bytes(Data(given.utf8)),
+            errors: .discard)  // refusals: the status says enough
+        return (run.status, run.stdout)
     }
 
     static func send(_ method: String, _ port: Int, _ path: String, session: String? = nil, json: String? = nil)

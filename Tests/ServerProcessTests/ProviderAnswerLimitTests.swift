@@ -30,7 +30,7 @@ import Testing
                     "--oauth-audience-check", "tokeninfo", "--oauth-audience-url", base + "/tokeninfo",
                 ])
             defer { Task { await server.stop() } }
-            let pid = server.process.process.processIdentifier
+            let pid = server.process.processIdentifier
             let before = try #require(ProcessMemory.megabytes(pid))
             let (reply, seconds) = try await BoundHTTP.timed(
                 "POST", server.port, "/v1/session", json: #"{"oauth":{"provider":"github","access_token":"tok-1"}}"#)

@@ -1,4 +1,5 @@
 import Foundation
+import Launcher
 import ServerTestSupport
 import Testing
 
@@ -51,15 +52,9 @@ import Testing
 
     /// The uses left of the only invite, from `onthemap-server invite list` ("… N left …").
     static func usesLeft(database: String) throws -> Int? {
-        let process = Process()
-        process.executableURL = ProductBinary.url("onthemap-server")
-        process.arguments = ["invite", "list", "--database", database]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try LaunchedProcess.runBlocking(
+            ProductBinary.url("onthemap-server"), ["invite", "list", "--database", database], errors: .discard
+        ).stdout
         let field = text.split(separator: "\t").first { $0.hasSuffix(" left") }
         return field.flatMap { Int($0.split(separator: " ").first ?? "") }
     }
@@ -125,16 +120,10 @@ import Testing
 
     /// `onthemap-server invite create` as the operator runs it; returns the printed code.
     static func createInvite(database: String, uses: Int = 1) throws -> String {
-        let process = Process()
-        process.executableURL = ProductBinary.url("onthemap-server")
-        process.arguments = ["invite", "create", "--uses", String(uses), "--expires", "1d", "--database", database]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestServerError("invite create failed") }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let run = try LaunchedProcess.runBlocking(
+            ProductBinary.url("onthemap-server"),
+            ["invite", "create", "--uses", String(uses), "--expires", "1d", "--database", database], errors: .discard)
+        guard run.status == 0 else { throw TestServerError("invite create failed") }
+        return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

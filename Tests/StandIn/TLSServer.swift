@@ -1,21 +1,16 @@
 import Foundation
+import Launcher
 
 struct SetupFailed: Error, CustomStringConvertible {
     var description: String
 }
 
-/// Runs a program found on PATH (no shell) and waits for it.
+/// Runs a program found on PATH (no shell) in `folder` and waits for it.
 private func run(_ arguments: [String], in folder: URL) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw SetupFailed(description: "\(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+    let run = try LaunchedProcess.runBlocking(
+        URL(fileURLWithPath: "/usr/bin/env"), arguments, directory: folder, output: .discard)
+    guard run.status == 0 else {
+        throw SetupFailed(description: "\(arguments.joined(separator: " ")) \(run.termination): \(run.stderr)")
     }
 }
 
@@ -71,12 +66,11 @@ private enum Certificates {
 /// which is how a class serves `https://` and `wss://`. It prints "port N" once listening,
 /// "holding" when /hold has sent its head, and exits when its standard input closes (so it never
 /// outlives the test process).
-public final class TLSServer: @unchecked Sendable {
+public final class TLSServer: Sendable {
     public let port: Int
     let folder: URL
-    private let process: Process
-    private let input: Pipe
-    private let output: LineReader
+    private let process: LaunchedProcess
+    private let output: Lines
 
     /// The CA that signed the server's certificate (for 127.0.0.1 and localhost), to trust.
     public var caFile: String { folder.appendingPathComponent("ca.pem").path }
@@ -84,72 +78,40 @@ public final class TLSServer: @unchecked Sendable {
     public func url(_ path: String) -> URL { URL(string: "https://127.0.0.1:\(port)\(path)")! }
 
     /// The HTTP server with the test routes (/echo, /bytes, /flood, /drip, /hold, …).
-    public static func start() throws -> TLSServer { try start(arguments: []) }
+    public static func start() async throws -> TLSServer { try await start(arguments: []) }
 
     /// A TLS proxy: each connection's bytes go both ways to and from 127.0.0.1:`port`.
-    public static func start(forwardingTo port: Int) throws -> TLSServer {
-        try start(arguments: ["--forward", String(port)])
+    public static func start(forwardingTo port: Int) async throws -> TLSServer {
+        try await start(arguments: ["--forward", String(port)])
     }
 
-    private static func start(arguments: [String]) throws -> TLSServer {
+    private static func start(arguments: [String]) async throws -> TLSServer {
         let folder = try Certificates.folder.get()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "server.py"] + arguments
-        process.currentDirectoryURL = folder
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        let reader = LineReader(output.fileHandleForReading.fileDescriptor)
-        guard let line = reader.next(), line.hasPrefix("port "), let port = Int(line.dropFirst(5)) else {
-            process.terminate()
-            throw SetupFailed(description: "the TLS server did not start")
+        let process = try LaunchedProcess.start(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "server.py"] + arguments, directory: folder, input: .pipe)
+        let output = process.standardOutput.lines()
+        guard let line = await output.next(within: .seconds(60)), line.hasPrefix("port "), let port = Int(line.dropFirst(5))
+        else {
+            process.send(SIGKILL)
+            throw SetupFailed(description: "the TLS server did not start: \(process.standardError.text)")
         }
-        return TLSServer(port: port, folder: folder, process: process, input: input, output: reader)
+        return TLSServer(port: port, folder: folder, process: process, output: output)
     }
 
-    private init(port: Int, folder: URL, process: Process, input: Pipe, output: LineReader) {
+    private init(port: Int, folder: URL, process: LaunchedProcess, output: Lines) {
         self.port = port
         self.folder = folder
         self.process = process
-        self.input = input
         self.output = output
     }
 
-    /// The server's next line of output, read on a thread of its own.
-    public func nextLine() async -> String? {
-        let output = output
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: output.next()) }
-        }
-    }
+    /// The server's next line of output.
+    public func nextLine() async -> String? { await output.next(within: .seconds(120)) }
 
+    /// Closes the server's standard input, its signal to exit, and waits for the exit.
     public func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
-}
-
-/// Lines from a pipe, read with blocking reads (one reader at a time).
-private final class LineReader: @unchecked Sendable {
-    private let descriptor: Int32
-    private var pending: [UInt8] = []
-
-    init(_ descriptor: Int32) { self.descriptor = descriptor }
-
-    func next() -> String? {
-        while true {
-            if let newline = pending.firstIndex(of: 10) {
-                defer { pending.removeSubrange(...newline) }
-                return String(decoding: pending[..<newline], as: UTF8.self)
-            }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { return nil }
-            pending += chunk[..<count]
-        }
+        process.closeInput()
+        process.waitForExit()
     }
 }
 
