@@ -9,6 +9,21 @@
 #include <langinfo.h>
 #include <curses.h>
 
+// newterm, not initscr, on stdout and stdin: initscr ends the process when $TERM has no terminfo
+// entry, where newterm returns NULL (and Swift 6 cannot name C's stdout and stdin).
+static inline SCREEN *otm_newterm(const char *type) { return newterm(type, stdout, stdin); }
+
+/// Whether this machine has a terminfo entry for `type`: a screen made and deleted on /dev/null,
+/// the real terminal untouched.
+static inline int otm_has_terminfo(const char *type) {
+    FILE *null = fopen("/dev/null", "r+");
+    if (null == NULL) return 0;
+    SCREEN *screen = newterm(type, null, null);
+    if (screen != NULL) delscreen(screen);
+    fclose(null);
+    return screen != NULL;
+}
+
 // Mutable C globals and function-like macros that Swift cannot import.
 static inline WINDOW *otm_stdscr(void) { return stdscr; }
 static inline int otm_lines(void) { return LINES; }

@@ -3,6 +3,13 @@ import Foundation
 import MapPicture
 import TerminalUI
 
+/// The terminfo entry a screen is drawn with.
+public struct TerminalType: Sendable, Equatable {
+    public let name: String
+    /// Why it is not `$TERM`'s own entry (nil when it is).
+    public let note: String?
+}
+
 /// The live `Backend`: blits cell grids with ncursesw (only the cells that changed) and turns
 /// `get_wch` and mouse reports into events. The only code in the package that touches curses.
 @MainActor
@@ -12,6 +19,8 @@ public final class NCursesBackend: Backend {
         public var description: String
     }
 
+    /// The terminfo entry the screen is drawn with, and why, when it is not `$TERM`'s own.
+    public let terminalType: TerminalType
     /// Whether the screen must be drawn with ASCII only (non-UTF-8 locale or `--ascii`).
     public let asciiOnly: Bool
     /// The theme drawn with: the one asked for at the terminal's depth, mono under NO_COLOR.
@@ -45,9 +54,13 @@ public final class NCursesBackend: Backend {
         // A locale that is not UTF-8 means a terminal that may not show Braille or box drawing:
         // draw ASCII only (every other character is mapped by AsciiFallback).
         asciiOnly = forceASCII || otm_codeset_is_utf8() == 0
-        guard initscr() != nil else {
-            throw StartError(description: "ncurses could not open the terminal (is TERM set?).")
+        // newterm, not initscr: initscr ends the process ("Error opening terminal") when $TERM has
+        // no terminfo entry here, where newterm returns nil and the next entry can be tried.
+        let type = Self.terminalType(ProcessInfo.processInfo.environment["TERM"])
+        guard let type, otm_newterm(type.name) != nil else {
+            throw StartError(description: "no terminfo entry for TERM, nor for \(Self.fallbackTypes.joined(separator: ", "))")
         }
+        terminalType = type
         isOpen = true
         NCursesBackend.installSignalHandlers()
         raw()  // not cbreak: Ctrl-S would stop output (XON/XOFF) and Ctrl-C arrives as a key to quit cleanly
@@ -69,6 +82,24 @@ public final class NCursesBackend: Backend {
             mouseinterval(0)
         }
     }
+
+    /// The entries tried, in order, when `$TERM` has none here: the nearest a modern terminal is
+    /// compatible with first.
+    public nonisolated static let fallbackTypes = ["xterm-256color", "xterm", "vt100"]
+
+    /// `$TERM`'s terminfo entry when this machine has it, else the first of `fallbackTypes` it
+    /// has, with a one-line note saying so; nil when it has none of them. Tries each entry on
+    /// /dev/null, leaving the real terminal alone.
+    public nonisolated static func terminalType(_ term: String?) -> TerminalType? {
+        let requested = term.flatMap { $0.isEmpty ? nil : $0 }
+        if let requested, hasEntry(requested) { return TerminalType(name: requested, note: nil) }
+        guard let fallback = fallbackTypes.first(where: hasEntry) else { return nil }
+        let shown = requested.map { String($0.unicodeScalars.filter { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }.prefix(40).map(Character.init)) }
+        let why = shown.map { "no terminfo for TERM=\($0)" } ?? "TERM is not set"
+        return TerminalType(name: fallback, note: "\(why): drawn as \(fallback) (ncurses-term has more)")
+    }
+
+    private nonisolated static func hasEntry(_ name: String) -> Bool { otm_has_terminfo(name) != 0 }
 
     /// Gives the terminal back. Safe to call more than once.
     public func shutdown() {

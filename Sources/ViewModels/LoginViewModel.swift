@@ -46,6 +46,9 @@ public final class LoginViewModel {
     /// Shown on the form when the password would travel over plain http:// to another machine
     /// (`PlainHTTPWarning`).
     public var transportWarning: String?
+    /// Shown under the form when the screen is drawn with another terminfo entry than `$TERM`'s
+    /// (none for it on this machine).
+    public var terminalNote: String?
     /// The server's sign-up policy, learned when the sign-up form opens (`GET …/auth/providers`)
     /// or from a refused sign-up; nil until known, which the form treats as `open`.
     public internal(set) var signUpPolicy: SignUpPolicy?

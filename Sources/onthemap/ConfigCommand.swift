@@ -3,6 +3,7 @@ import Foundation
 import MapPicture
 import OnTheMapConfig
 import SafeText
+import TerminalNCurses
 import TerminalUI
 
 /// `onthemap config`: the effective settings and where each came from (flag, environment,
@@ -58,6 +59,12 @@ struct ConfigCommand: ParsableCommand {
             ("accessible", settings.accessible.value ? "true" : "false", "(\(settings.accessible.source))"),
             ("graphics", settings.graphics.value.rawValue, "(\(settings.graphics.source))"),
         ]
+        let term = ProcessInfo.processInfo.environment["TERM"]
+        if let type = NCursesBackend.terminalType(term) {
+            rows.append(("terminfo", type.name, "(\(type.note ?? "$TERM"))"))
+        } else {
+            rows.append(("terminfo", "none", "(no entry for TERM, xterm-256color, xterm or vt100: the app cannot start)"))
+        }
         if let graphics {
             rows.append(("map drawn with", graphics.imageProtocol?.rawValue ?? "braille", "(\(graphics.reason))"))
         }

@@ -53,6 +53,9 @@ struct TUICommand: AsyncParsableCommand {
             serverOptions.configuredServer.flatMap { URL(string: $0) }.map { url in
                 url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
             } ?? "built-in server"
+        // Said before curses owns the screen too, so that it stays in the scrollback; a toast repeats it.
+        let terminalNote = NCursesBackend.terminalType(environment["TERM"])?.note
+        if let terminalNote { FileHandle.standardError.write(Data("onthemap: \(terminalNote)\n".utf8)) }
         // Asked before curses owns the terminal: the answer to the graphics query comes on stdin.
         let graphics =
             settings.accessible.value ? nil : GraphicsDetection.detect(setting: settings.graphics.value, environment: environment)
@@ -77,6 +80,10 @@ struct TUICommand: AsyncParsableCommand {
         model.login.transportWarning = serverOptions.configuredServer.flatMap(URL.init(string:)).flatMap(
             PlainHTTPWarning.message(for:))
         if let stored { model.resume(stored.userSession, expectsEmail: serverOptions.effectiveDialect == .v1) }
+        if let note = backend.terminalType.note ?? terminalNote {
+            model.login.terminalNote = note
+            model.show(toast: note, seconds: 8)
+        }
         // Accessible mode draws frames in ASCII (no box drawing) but keeps names as they are.
         let accessible = settings.accessible.value
         let controller = AppController(app: model, keys: settings.keys, ascii: backend.asciiOnly || accessible)

@@ -50,9 +50,25 @@ import Testing
                 "ascii true (flag --ascii)",
                 "accessible false (default)",
                 "graphics auto (default)",
+                "terminfo xterm-256color ($TERM)",
                 "map drawn with braille (not run on a terminal: the app asks the terminal it runs on)",
                 "keys.refresh R (file \(path):7)",
             ])
+    }
+
+    /// A `$TERM` this machine has no terminfo entry for (a new terminal's, or one brought over
+    /// ssh) is drawn as the nearest entry that exists, and said so, with TERM's text cleaned.
+    @Test func aTermWithoutTerminfoFallsBackAndSaysSo() async throws {
+        let (unknown, _) = try await Self.run(["config"], file: nil, environment: ["TERM": "xterm-\u{1B}[31mnowhere"])
+        #expect(unknown.status == 0, "\(unknown.stderr)")
+        #expect(
+            Self.words(unknown.stdout).contains(
+                "terminfo xterm-256color (no terminfo for TERM=xterm-[31mnowhere: drawn as xterm-256color (ncurses-term has more))"),
+            "\(unknown.stdout)")
+        let (unset, _) = try await Self.run(["config"], file: nil, environment: ["TERM": ""])
+        #expect(Self.words(unset.stdout).contains { $0.hasPrefix("terminfo xterm-256color (TERM is not set: drawn as") })
+        let (known, _) = try await Self.run(["config"], file: nil, environment: ["TERM": "vt100"])
+        #expect(Self.words(known.stdout).contains("terminfo vt100 ($TERM)"), "\(known.stdout)")
     }
 
     /// `graphics` from each source, and what the map would be drawn with: a forced protocol as

@@ -354,6 +354,19 @@ def resize():
     wait_for("main", lambda text: "Where are you" not in text and "[ Refresh ]" in text, what="posting closed")
 
 
+@test("a TERM without terminfo (xterm-ghostty, or kitty over ssh) -> drawn as xterm-256color, said once")
+def term_without_terminfo():
+    start_app("noterm", SERVER, extra={"TERM": "xterm-onthemap-nowhere"})
+    screen = wait_text("noterm", "Log In")
+    assert "Error opening terminal" not in screen, screen
+    wait_text("noterm", "no terminfo for TERM=xterm-onthemap-nowhere: drawn as xterm-256color")
+    log_in("noterm")
+    wait_for("noterm", lambda text: re.search(r"\d+ (?:of \d+ )?pins", text) is not None, what="the map")
+    keys("noterm", "q")
+    wait_text("noterm", "[exit 0]")
+    tmux("kill-session", "-t", "noterm")
+
+
 def picture_app(name, answer, rows=40, cols=120):
     """The app on a pseudo-terminal (not tmux) that answers the graphics query as `answer`
     (pty_terminal.ANSWERS), logged in; returns it and its trace file once a frame of the Map pane

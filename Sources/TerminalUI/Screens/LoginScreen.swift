@@ -83,6 +83,12 @@ public enum LoginScreen {
                 below += 1
             }
         }
+        if let note = model.terminalNote {
+            for line in TextWrap.lines(SafeText.clean(note), width: min(76, width - 2)).prefix(2) where below + 1 < height {
+                buffer.putCentered(line, in: Rect(x: 0, y: below, width: width, height: 1), style: .dim)
+                below += 1
+            }
+        }
         Footer.render(
             &buffer, text: keys.footer(KeyContext.loginForm(signUp: signUp, onButton: false)), status: "")
         if let alert = model.alert {
