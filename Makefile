@@ -49,6 +49,8 @@ run: deps
 ## test: unit and integration tests (real servers on loopback; the storage suite on SQLite and
 ## on a throwaway PostgreSQL cluster), then the end-to-end suite, then the packaging test.
 test: test-deps
+	@# The "== phase" lines time each step (scripts/fresh-root-check.sh reads them).
+	@echo "== phase build started at $$(date +%s)"
 	python3 scripts/openapi/generate.py --check
 	python3 scripts/check-architecture.py
 	$(SWIFT) package resolve
@@ -61,8 +63,11 @@ test: test-deps
 	wait $$release; built=$$?; \
 	if [ $$built -ne 0 ]; then cat $(RELEASE_LOG); echo "== make release failed"; fi; \
 	[ $$tests -eq 0 ] && [ $$built -eq 0 ]
+	@echo "== phase swift-tests started at $$(date +%s)"
 	ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash scripts/with-postgres.sh bash scripts/swift-test-passes.sh $(SWIFT)
+	@echo "== phase e2e started at $$(date +%s)"
 	bash Tests/e2e/run.sh "$(BIN)"
+	@echo "== phase packages started at $$(date +%s)"
 	$(MAKE) test-packages
 
 ## test-packages: `make deb`, then lintian (no errors) and the unpacked programs, man pages and
