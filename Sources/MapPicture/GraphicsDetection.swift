@@ -1,5 +1,6 @@
 import CChafa
 import Foundation
+import WorldMap
 
 #if canImport(Glibc)
     import Glibc
@@ -19,8 +20,9 @@ public struct GraphicsChoice: Sendable, Equatable {
 }
 
 /// A terminal's answer to `GraphicsDetection.query`: Kitty's graphics query, the cell size
-/// (CSI 16 t) and the primary device attributes (DA1), which every VT100-like terminal answers
-/// and which come last, so that their arrival ends the wait.
+/// (CSI 16 t), Sixel's limits (XTSMGRAPHICS), the background colour (OSC 11) and the primary
+/// device attributes (DA1), which every VT100-like terminal answers and which come last, so that
+/// their arrival ends the wait.
 public struct TerminalAnswer: Sendable, Equatable {
     /// The terminal answered the Kitty graphics query with OK.
     public var kitty = false
@@ -28,16 +30,31 @@ public struct TerminalAnswer: Sendable, Equatable {
     public var deviceAttributes: [Int]?
     /// A cell's size in pixels from CSI 16 t, when the terminal told it.
     public var cellPixels: (width: Int, height: Int)?
+    /// The largest Sixel picture the terminal shows now, in pixels (XTSMGRAPHICS 2): xterm's
+    /// default is 1000×1000, and it draws nothing of a larger one.
+    public var sixelGeometry: (width: Int, height: Int)?
+    /// How many colours a Sixel picture may use (XTSMGRAPHICS 1): xterm's VT340 has 16.
+    public var colorRegisters: Int?
+    /// The terminal's background colour (OSC 11), for `theme = auto`.
+    public var background: RGB?
 
-    public init(kitty: Bool = false, deviceAttributes: [Int]? = nil, cellPixels: (width: Int, height: Int)? = nil) {
+    public init(
+        kitty: Bool = false, deviceAttributes: [Int]? = nil, cellPixels: (width: Int, height: Int)? = nil,
+        sixelGeometry: (width: Int, height: Int)? = nil, colorRegisters: Int? = nil, background: RGB? = nil
+    ) {
         self.kitty = kitty
         self.deviceAttributes = deviceAttributes
         self.cellPixels = cellPixels
+        self.sixelGeometry = sixelGeometry
+        self.colorRegisters = colorRegisters
+        self.background = background
     }
 
     public static func == (a: TerminalAnswer, b: TerminalAnswer) -> Bool {
         a.kitty == b.kitty && a.deviceAttributes == b.deviceAttributes && a.cellPixels?.width == b.cellPixels?.width
-            && a.cellPixels?.height == b.cellPixels?.height
+            && a.cellPixels?.height == b.cellPixels?.height && a.sixelGeometry?.width == b.sixelGeometry?.width
+            && a.sixelGeometry?.height == b.sixelGeometry?.height && a.colorRegisters == b.colorRegisters
+            && a.background == b.background
     }
 
     /// What `bytes` (everything read so far) answer. Anything else in them (a key pressed
@@ -54,14 +71,49 @@ public struct TerminalAnswer: Sendable, Equatable {
             let numbers = text[start.upperBound..<end].split(separator: ";").compactMap { Int($0) }
             if numbers.count == 2, numbers[0] > 0, numbers[1] > 0 { answer.cellPixels = (numbers[1], numbers[0]) }
         }
-        // ESC [ ? 62 ; 4 ; 22 c
-        if let start = text.range(of: "\u{1B}[?"), let end = text[start.upperBound...].firstIndex(of: "c") {
-            let body = text[start.upperBound..<end]
-            if body.allSatisfy({ $0.isNumber || $0 == ";" }) {
-                answer.deviceAttributes = body.split(separator: ";").compactMap { Int($0) }
+        for (numbers, final) in privateReports(text) {
+            switch final {
+            case "c":  // ESC [ ? 62 ; 4 ; 22 c
+                if answer.deviceAttributes == nil { answer.deviceAttributes = numbers }
+            case "S":  // ESC [ ? Pi ; 0 ; value… S: XTSMGRAPHICS' item, success, its values
+                guard numbers.count >= 3, numbers[1] == 0 else { continue }
+                if numbers[0] == 1, numbers[2] > 0 { answer.colorRegisters = numbers[2] }
+                if numbers[0] == 2, numbers.count >= 4, numbers[2] > 0, numbers[3] > 0 {
+                    answer.sixelGeometry = (numbers[2], numbers[3])
+                }
+            default: break
+            }
+        }
+        // ESC ] 11 ; rgb:RRRR/GGGG/BBBB (ESC \ or BEL): 1 to 4 hex digits a channel.
+        if let start = text.range(of: "\u{1B}]11;rgb:") {
+            let rest = text[start.upperBound...]
+            if let end = rest.firstIndex(where: { $0 == "\u{1B}" || $0 == "\u{07}" }) {
+                let channels = rest[..<end].split(separator: "/").compactMap { channel -> UInt8? in
+                    guard (1...4).contains(channel.count), let value = Int(channel, radix: 16) else { return nil }
+                    let top = (1 << (4 * channel.count)) - 1
+                    return UInt8((Double(value) * 255 / Double(top)).rounded())
+                }
+                if channels.count == 3 { answer.background = RGB(channels[0], channels[1], channels[2]) }
             }
         }
         return answer
+    }
+
+    /// The whole `ESC [ ? numbers final` reports in `text`: DA1 (`c`), XTSMGRAPHICS (`S`). A
+    /// report cut short, or with anything but digits and `;` before its final byte, is none.
+    static func privateReports(_ text: String) -> [(numbers: [Int], final: Character)] {
+        var reports: [(numbers: [Int], final: Character)] = []
+        var rest = Substring(text)
+        while let start = rest.range(of: "\u{1B}[?") {
+            rest = rest[start.upperBound...]
+            guard let end = rest.firstIndex(where: { !($0.isASCII && ($0.isNumber || $0 == ";")) }) else { break }
+            let final = rest[end]
+            if final.isASCII, final.isLetter {
+                reports.append((rest[..<end].split(separator: ";").compactMap { Int($0) }, final))
+            }
+            rest = rest[end...]
+        }
+        return reports
     }
 }
 
@@ -70,8 +122,20 @@ public struct TerminalAnswer: Sendable, Equatable {
 /// asks the terminal.
 public enum GraphicsDetection {
     /// The one capability query: Kitty's graphics query (a 1×1 image that is never stored), the
-    /// cell size, and DA1 last.
-    public static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[c"
+    /// cell size, Sixel's colour registers and largest picture now (XTSMGRAPHICS, read), and DA1
+    /// last.
+    public static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[?1;1;0S\u{1B}[?2;1;0S\u{1B}[c"
+
+    /// The background's colour (OSC 11), asked for `theme = auto`: also inside tmux, which
+    /// answers it with the outer terminal's.
+    public static let backgroundQuery = "\u{1B}]11;?\u{1B}\\"
+
+    /// What to ask: the graphics query's parts when `graphics`, the background when
+    /// `background`, and DA1 last in every case (its answer ends the wait).
+    public static func query(graphics: Bool, background: Bool) -> String {
+        let parts = (graphics ? String(query.dropLast(3)) : "") + (background ? backgroundQuery : "")
+        return parts + "\u{1B}[c"
+    }
 
     /// How long `auto` waits for the answer: a terminal that does not answer costs this once, at
     /// start.
@@ -151,14 +215,16 @@ public enum GraphicsDetection {
     /// Writes `query` to the terminal on `output` and reads its answer from `input` (a TTY, put
     /// in non-canonical mode without echo meanwhile) until DA1 arrives or `timeoutMilliseconds`
     /// pass: nil then. Never waits longer.
-    public static func ask(input: Int32, output: Int32, timeoutMilliseconds: Int = answerTimeoutMilliseconds)
-        -> TerminalAnswer?
-    {
-        asking(input: input, output: output, timeoutMilliseconds: timeoutMilliseconds).answer
+    public static func ask(
+        _ query: String = query, input: Int32, output: Int32, timeoutMilliseconds: Int = answerTimeoutMilliseconds
+    ) -> TerminalAnswer? {
+        asking(query, input: input, output: output, timeoutMilliseconds: timeoutMilliseconds).answer
     }
 
     /// `ask`, and why it could not ask at all (nil when the query was written).
-    static func asking(input: Int32, output: Int32, timeoutMilliseconds: Int) -> (answer: TerminalAnswer?, unasked: String?) {
+    static func asking(_ query: String, input: Int32, output: Int32, timeoutMilliseconds: Int) -> (
+        answer: TerminalAnswer?, unasked: String?
+    ) {
         func failed(_ call: String) -> (TerminalAnswer?, String?) { (nil, "\(call): \(String(cString: strerror(errno)))") }
         guard isatty(input) == 1 else { return failed("stdin is no terminal") }
         guard isatty(output) == 1 else { return failed("stdout is no terminal") }
@@ -234,19 +300,33 @@ public enum GraphicsDetection {
         return ["TERM_PROGRAM", "LC_TERMINAL"].contains { environment[$0].map { !$0.isEmpty } == true }
     }
 
+    /// What `detect` found: the choice, a cell's size in pixels, and the terminal's whole answer
+    /// (nil when it was not asked or did not answer).
+    public struct Detection: Sendable {
+        public var choice: GraphicsChoice
+        public var cellPixels: (width: Int, height: Int)
+        public var answer: TerminalAnswer?
+    }
+
     /// The choice for `setting` on the terminal of stdin and stdout, and its cell size: asks the
-    /// terminal only for `auto`, and only where `reasonNotToAsk` lets it.
-    public static func detect(setting: GraphicsSetting, environment: [String: String]) -> (
-        choice: GraphicsChoice, cellPixels: (width: Int, height: Int)
-    ) {
-        let asking = setting == .auto && reasonNotToAsk(environment) == nil
-        let asked = asking
-            ? self.asking(input: STDIN_FILENO, output: STDOUT_FILENO, timeoutMilliseconds: answerTimeoutMilliseconds)
+    /// terminal for pictures only for `auto`, and only where `reasonNotToAsk` lets it; for its
+    /// background when `background` (theme = auto), anywhere but on a dumb terminal.
+    public static func detect(setting: GraphicsSetting, environment: [String: String], background: Bool = false)
+        -> Detection
+    {
+        let graphics = setting == .auto && reasonNotToAsk(environment) == nil
+        let background = background && !["", "dumb"].contains(environment["TERM"] ?? "")
+        let asked =
+            graphics || background
+            ? asking(
+                query(graphics: graphics, background: background), input: STDIN_FILENO, output: STDOUT_FILENO,
+                timeoutMilliseconds: answerTimeoutMilliseconds)
             : (answer: nil, unasked: nil)
         let answer = asked.answer
-        let database = asking && needsDatabase(environment, answer: answer) ? self.database(environment) : nil
+        let database = graphics && needsDatabase(environment, answer: answer) ? self.database(environment) : nil
         let choice = choose(
-            setting: setting, environment: environment, database: database, answer: answer, unasked: asked.unasked)
-        return (choice, cellPixels(answered: answer?.cellPixels))
+            setting: setting, environment: environment, database: database, answer: graphics ? answer : nil,
+            unasked: asked.unasked)
+        return Detection(choice: choice, cellPixels: cellPixels(answered: answer?.cellPixels), answer: answer)
     }
 }

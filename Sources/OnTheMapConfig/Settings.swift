@@ -19,7 +19,8 @@ public struct Settings: Sendable {
     public var geocoder: Sourced<String>
     /// `city` (the default: a street-level answer is rounded to about 1 km) or `exact`.
     public var precision: Sourced<String>
-    public var theme: Sourced<Theme.Name>
+    /// `auto` (the default: dark or light for the terminal's background), `dark`, `light` or `mono`.
+    public var theme: Sourced<ThemeSetting>
     /// `auto` (the default: a picture where the terminal shows one, Braille inside tmux or
     /// screen), `kitty`, `sixel`, `iterm` or `off`.
     public var graphics: Sourced<GraphicsSetting>
@@ -69,7 +70,7 @@ public struct Settings: Sendable {
             "precision", flag: flags.precision, variable: "ONTHEMAP_PRECISION", allowed: oneOf("precision", precisions))
         let theme = pick(
             "theme", flag: flags.theme, variable: "ONTHEMAP_THEME",
-            allowed: oneOf("theme", Theme.Name.allCases.map(\.rawValue)))
+            allowed: oneOf("theme", ThemeSetting.allCases.map(\.rawValue)))
         let graphics = pick(
             "graphics", flag: flags.graphics, variable: "ONTHEMAP_GRAPHICS", allowed: oneOf("graphics", GraphicsSetting.allCases.map(\.rawValue)))
         func boolean(_ key: String, flag: Bool?, flagName: String, default value: Bool) -> Sourced<Bool> {
@@ -98,8 +99,8 @@ public struct Settings: Sendable {
             dialect: dialect ?? Sourced("v1", from: .defaultValue),
             geocoder: geocoder ?? Sourced("offline", from: .defaultValue),
             precision: precision ?? Sourced("city", from: .defaultValue),
-            theme: theme.flatMap { picked in Theme.Name(rawValue: picked.value).map { Sourced($0, from: picked.source) } }
-                ?? Sourced(.dark, from: .defaultValue),
+            theme: theme.flatMap { picked in ThemeSetting(rawValue: picked.value).map { Sourced($0, from: picked.source) } }
+                ?? Sourced(.auto, from: .defaultValue),
             graphics: graphics.flatMap { picked in GraphicsSetting(rawValue: picked.value).map { Sourced($0, from: picked.source) } }
                 ?? Sourced(.auto, from: .defaultValue),
             mouse: mouse, ascii: ascii, accessible: accessible, keys: keys, keyOverrides: overrides.applied, file: file,

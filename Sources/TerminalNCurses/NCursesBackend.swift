@@ -37,14 +37,22 @@ public final class NCursesBackend: Backend {
     public private(set) var pictureFailure: String?
     public var showsPictures: Bool { graphics != nil && pictureFailure == nil }
     public var picturesCoverText: Bool { graphics?.imageProtocol == .iterm }
+    /// The largest Sixel picture the terminal shows, in pixels, and its colour registers.
+    private let sixelLimits: (pixels: (width: Int, height: Int)?, colors: Int?)
+    public var pictureLimit: PictureLimit? {
+        guard let graphics, graphics.imageProtocol == .sixel, let pixels = sixelLimits.pixels else { return nil }
+        return PictureLimit(pixels: pixels, cell: graphics.cell)
+    }
 
     /// Opens the terminal. Refuses without a TTY on stdin and stdout. `graphics`: the image
     /// protocol the terminal shows pictures with, and its cell size in pixels.
     public init(
         mouse: Bool, forceASCII: Bool, theme: Theme.Name = .dark,
-        graphics: (imageProtocol: ImageProtocol, cell: (width: Int, height: Int))? = nil
+        graphics: (imageProtocol: ImageProtocol, cell: (width: Int, height: Int))? = nil,
+        sixelLimits: (pixels: (width: Int, height: Int)?, colors: Int?) = (nil, nil)
     ) throws {
         self.graphics = graphics
+        self.sixelLimits = sixelLimits
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw StartError(
                 description:
@@ -131,6 +139,15 @@ public final class NCursesBackend: Backend {
         let pictures = showsPictures ? pictures : []
         let wanted = Dictionary(pictures.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (id, shown) in shownPictures where wanted[id]?.rect != shown.rect { removePicture(id) }
+        // A cell that becomes a hole (an overlay opens over a Sixel picture) keeps the old
+        // picture's pixels until text is written there, and curses writes only the cells it
+        // thinks changed — not a blank over a blank. So the rows of a picture whose holes changed
+        // are written whole, and the picture, sent again after them, covers all but its holes.
+        if graphics?.imageProtocol != .kitty {
+            for picture in pictures where shownPictures[picture.id].map({ $0.holes != picture.holes }) == true {
+                wredrawln(otm_stdscr(), Int32(picture.rect.y), Int32(picture.rect.height))
+            }
+        }
         drawCells(buffer)
         for picture in pictures where picture != shownPictures[picture.id] { send(picture) }
     }
@@ -181,7 +198,7 @@ public final class NCursesBackend: Backend {
         do {
             let sequence = try graphics.imageProtocol.encode(
                 image, columns: picture.rect.width, rows: picture.rect.height, cell: graphics.cell, id: picture.id,
-                underText: true)
+                underText: true, colors: sixelLimits.colors)
             writeOutside("\u{1B}7\u{1B}[\(picture.rect.y + 1);\(picture.rect.x + 1)H" + sequence + "\u{1B}8")
             shownPictures[picture.id] = picture
         } catch {

@@ -71,6 +71,35 @@ public struct IndexedImage: Sendable, PixelCanvas {
         }
     }
 
+    /// The picture in at most `count` opaque colours, numbered 0..<count (a terminal's Sixel
+    /// colour registers: 16 on xterm's VT340, and a register past them is another's): the most
+    /// used colours stay, each other one becomes the nearest of them; transparency stays, as
+    /// the entry after them. Nothing changes when the picture already fits.
+    public func reduced(toColors count: Int) -> IndexedImage {
+        let opaque = (0..<colorCount).filter { colormap[$0 * 4 + 3] >= 128 }
+        guard count > 0, opaque.count > count || opaque.contains(where: { $0 >= count }) else { return self }
+        var uses = [Int](repeating: 0, count: 256)
+        for index in indexes { uses[Int(index)] += 1 }
+        let kept = opaque.filter { uses[$0] > 0 }.sorted { uses[$0] != uses[$1] ? uses[$0] > uses[$1] : $0 < $1 }
+            .prefix(count)
+        var colors: [UInt8] = []
+        var mapping = [UInt8](repeating: 0, count: 256)
+        for (slot, index) in kept.enumerated() {
+            colors += colormap[index * 4..<index * 4 + 4]
+            mapping[index] = UInt8(slot)
+        }
+        let palette = IndexedImage(width: 0, height: 0, indexes: [], colormap: colors)
+        for index in 0..<colorCount where !kept.contains(index) {
+            if colormap[index * 4 + 3] >= 128 {
+                mapping[index] = palette.nearest(RGB(colormap[index * 4], colormap[index * 4 + 1], colormap[index * 4 + 2]))
+            } else {
+                mapping[index] = UInt8(kept.count)
+            }
+        }
+        if (0..<colorCount).contains(where: { colormap[$0 * 4 + 3] < 128 && uses[$0] > 0 }) { colors += [0, 0, 0, 0] }
+        return IndexedImage(width: width, height: height, indexes: indexes.map { mapping[Int($0)] }, colormap: colors)
+    }
+
     /// The RGBA picture of the same pixels.
     public var rgba: RGBAImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)

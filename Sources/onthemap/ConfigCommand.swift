@@ -25,27 +25,40 @@ struct ConfigCommand: ParsableCommand {
 
     func run() throws {
         let settings = AppSettings.resolve(server: serverOptions, geocoder: geocoderOptions, display: display)
-        FileHandle.standardOutput.write(Data(Self.text(settings, graphics: Self.graphics(settings)).utf8))
+        let found = Self.detect(settings)
+        FileHandle.standardOutput.write(Data(Self.text(settings, graphics: found.graphics, theme: found.theme).utf8))
     }
 
-    /// What the app would draw the map with here, and why: the terminal is asked as the app asks
-    /// it, when `config` runs on one.
-    static func graphics(_ settings: Settings) -> GraphicsChoice {
+    /// What the app would draw the map with here, and with which theme, and why: the terminal is
+    /// asked as the app asks it, when `config` runs on one.
+    static func detect(_ settings: Settings) -> (graphics: GraphicsChoice, theme: (name: Theme.Name, reason: String)) {
         let setting = settings.graphics.value
-        if settings.accessible.value { return GraphicsChoice(nil, reason: "accessible mode: the map in words") }
         let environment = ProcessInfo.processInfo.environment
+        let askBackground = settings.theme.value == .auto && (environment["NO_COLOR"] ?? "").isEmpty
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            if setting == .auto, GraphicsDetection.reasonNotToAsk(environment) == nil {
-                return GraphicsChoice(nil, reason: "not run on a terminal: the app asks the terminal it runs on")
+            var theme = settings.theme.value.choose(background: nil, environment: environment)
+            if askBackground, (environment["COLORFGBG"] ?? "").isEmpty {
+                theme.reason = "not run on a terminal: the app asks the terminal it runs on for its background"
             }
-            return GraphicsDetection.choose(setting: setting, environment: environment, database: nil, answer: nil)
+            if settings.accessible.value { return (GraphicsChoice(nil, reason: "accessible mode: the map in words"), theme) }
+            if setting == .auto, GraphicsDetection.reasonNotToAsk(environment) == nil {
+                return (GraphicsChoice(nil, reason: "not run on a terminal: the app asks the terminal it runs on"), theme)
+            }
+            return (GraphicsDetection.choose(setting: setting, environment: environment, database: nil, answer: nil), theme)
         }
-        return GraphicsDetection.detect(setting: setting, environment: environment).choice
+        let detection = GraphicsDetection.detect(
+            setting: settings.accessible.value ? .off : setting, environment: environment, background: askBackground)
+        let theme = settings.theme.value.choose(background: detection.answer?.background, environment: environment)
+        let graphics =
+            settings.accessible.value ? GraphicsChoice(nil, reason: "accessible mode: the map in words") : detection.choice
+        return (graphics, theme)
     }
 
     /// `name  value  (source)` lines, values cleaned: the file may hold anything. `graphics`:
     /// what the map is drawn with here.
-    static func text(_ settings: Settings, graphics: GraphicsChoice? = nil) -> String {
+    static func text(
+        _ settings: Settings, graphics: GraphicsChoice? = nil, theme: (name: Theme.Name, reason: String)? = nil
+    ) -> String {
         let file = settings.file
         var rows: [(String, String, String)] = [
             ("file", file.path, file.exists ? "(found)" : "(not found)"),
@@ -54,6 +67,11 @@ struct ConfigCommand: ParsableCommand {
             ("geocoder", settings.geocoder.value, "(\(settings.geocoder.source))"),
             ("precision", settings.precision.value, "(\(settings.precision.source))"),
             ("theme", settings.theme.value.rawValue, "(\(settings.theme.source))"),
+        ]
+        if let theme, !(settings.theme.value.rawValue == theme.name.rawValue) {
+            rows.append(("theme drawn", theme.name.rawValue, "(\(theme.reason))"))
+        }
+        rows += [
             ("mouse", settings.mouse.value ? "true" : "false", "(\(settings.mouse.source))"),
             ("ascii", settings.ascii.value ? "true" : "false", "(\(settings.ascii.source))"),
             ("accessible", settings.accessible.value ? "true" : "false", "(\(settings.accessible.source))"),

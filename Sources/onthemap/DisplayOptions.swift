@@ -2,13 +2,15 @@ import ArgumentParser
 import MapPicture
 import TerminalUI
 
+extension ThemeSetting: ExpressibleByArgument {}
 extension Theme.Name: ExpressibleByArgument {}
 
 /// `--theme`, `--[no-]mouse`, `--[no-]ascii`, `--[no-]accessible`, `--graphics`: how the terminal app looks and listens. Each is
 /// nil when not given, so that the settings file and the defaults decide (`AppSettings`).
 struct DisplayOptions: ParsableArguments {
-    @Option(help: "dark (the default), light (for a light terminal background) or mono; NO_COLOR makes it mono.")
-    var theme: Theme.Name?
+    @Option(
+        help: "auto (the default: dark or light for the terminal's background), dark, light or mono; NO_COLOR makes it mono.")
+    var theme: ThemeSetting?
 
     @Flag(
         inversion: .prefixedNo,

@@ -34,8 +34,9 @@ struct MapCommand: AsyncParsableCommand {
     var place: String?
     @Flag(help: "Draw with ASCII instead of Braille.") var ascii = false
     @Option(help: "Colour: auto (a terminal without NO_COLOR), always or never.") var color: MapColoring.Choice = .auto
-    @Option(help: "dark (the default), light (for a light terminal background) or mono; NO_COLOR makes it mono.")
-    var theme: Theme.Name?
+    @Option(
+        help: "auto (the default: dark, or light where COLORFGBG says the background is), dark, light or mono; NO_COLOR makes it mono.")
+    var theme: ThemeSetting?
     @OptionGroup var accessible: AccessibleOption
     @Option(help: "text (the default: characters) or png (a picture, to --output or to stdout when it is not a terminal).")
     var format: Format = .text
@@ -81,6 +82,9 @@ struct MapCommand: AsyncParsableCommand {
     func run() async throws {
         let size = MapRendering.size(width: width, height: height)
         let settings = AppSettings.resolve(SettingsFlags(theme: theme?.rawValue))
+        // The terminal is not asked here (its answer would come on stdin, mixed with a script's
+        // input): auto reads COLORFGBG, else dark.
+        let terminalTheme = settings.theme.value.choose(background: nil, environment: ProcessInfo.processInfo.environment).name
         var placeView: ((Int, Int) -> Viewport)?
         if let place {
             do {
@@ -112,7 +116,7 @@ struct MapCommand: AsyncParsableCommand {
             let cell = GraphicsDetection.cellPixels()
             let rows = max(1, size.height - 1)
             let pixels = (width: min(8192, size.width * cell.width), height: min(8192, rows * cell.height))
-            let raster = raster(list.locations, pixels: pixels, center: point, view: placeView, theme: settings.theme.value)
+            let raster = raster(list.locations, pixels: pixels, center: point, view: placeView, theme: terminalTheme)
             let image: String
             do {
                 image = try graphics.encode(raster, columns: size.width, rows: rows, cell: cell)
@@ -123,14 +127,16 @@ struct MapCommand: AsyncParsableCommand {
             return
         }
         if format == .png, let pixels = Self.pixelSize(self.size) {
-            try writePicture(list.locations, pixels: pixels, center: point, view: placeView, theme: settings.theme.value)
+            // A file looks the same whatever terminal wrote it: auto is dark.
+            let theme = settings.theme.value == .auto ? .dark : terminalTheme
+            try writePicture(list.locations, pixels: pixels, center: point, view: placeView, theme: theme)
             return
         }
         let text = MapRendering.render(
             list.locations, width: size.width, height: size.height, center: point, zoom: zoom, view: placeView,
             mode: ascii ? .ascii : .braille,
             theme: color.enabled
-                ? MapColoring.theme(settings.theme.value, environment: ProcessInfo.processInfo.environment) : nil)
+                ? MapColoring.theme(terminalTheme, environment: ProcessInfo.processInfo.environment) : nil)
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 }
@@ -172,10 +178,11 @@ extension MapCommand {
     ) -> IndexedImage {
         let viewport = MapRendering.viewport(
             width: pixels.width / 2, height: pixels.height / 4, center: center, zoom: zoom, view: view)
-        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         return PixelMapRenderer().render(
-            viewport, pins: MapRendering.pins(locations), palette: MapPalette.pixels(noColor ? .mono : theme))
+            viewport, pins: MapRendering.pins(locations), palette: MapPalette.pixels(Self.noColor ? .mono : theme))
     }
+
+    static var noColor: Bool { !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty }
 }
 
 extension MapColoring.Choice: ExpressibleByArgument {}

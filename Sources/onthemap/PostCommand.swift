@@ -106,7 +106,8 @@ struct PostCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let lines =
             MapColoring.Choice.auto.enabled(on: STDERR_FILENO)
-            ? MapColoring.lines(grid, theme: MapColoring.theme(settings.theme.value, environment: environment))
+            ? MapColoring.lines(
+                grid, theme: MapColoring.theme(settings.theme.value.choose(background: nil, environment: environment).name, environment: environment))
             : grid.lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
         FileHandle.standardError.write(Data(lines.map { $0 + "\n" }.joined().utf8))
     }

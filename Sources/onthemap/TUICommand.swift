@@ -56,14 +56,20 @@ struct TUICommand: AsyncParsableCommand {
         // Said before curses owns the screen too, so that it stays in the scrollback; a toast repeats it.
         let terminalNote = NCursesBackend.terminalType(environment["TERM"])?.note
         if let terminalNote { FileHandle.standardError.write(Data("onthemap: \(terminalNote)\n".utf8)) }
-        // Asked before curses owns the terminal: the answer to the graphics query comes on stdin.
-        let graphics =
-            settings.accessible.value ? nil : GraphicsDetection.detect(setting: settings.graphics.value, environment: environment)
+        // Asked before curses owns the terminal: the answer to the query comes on stdin. The
+        // background is asked for theme = auto (NO_COLOR makes any theme mono: nothing to pick).
+        let askBackground = settings.theme.value == .auto && (environment["NO_COLOR"] ?? "").isEmpty
+        let detection = GraphicsDetection.detect(
+            setting: settings.accessible.value ? .off : settings.graphics.value, environment: environment,
+            background: askBackground)
+        let graphics = settings.accessible.value ? nil : detection
+        let theme = settings.theme.value.choose(background: detection.answer?.background, environment: environment)
         let backend: NCursesBackend
         do {
             backend = try NCursesBackend(
-                mouse: settings.mouse.value, forceASCII: settings.ascii.value, theme: settings.theme.value,
-                graphics: graphics.flatMap { found in found.choice.imageProtocol.map { ($0, found.cellPixels) } })
+                mouse: settings.mouse.value, forceASCII: settings.ascii.value, theme: theme.name,
+                graphics: graphics.flatMap { found in found.choice.imageProtocol.map { ($0, found.cellPixels) } },
+                sixelLimits: (detection.answer?.sixelGeometry, detection.answer?.colorRegisters))
         } catch {
             await connecting.value?.close()
             throw Self.fail(String(describing: error))
@@ -90,6 +96,7 @@ struct TUICommand: AsyncParsableCommand {
         controller.accessible = accessible
         if let path = environment["ONTHEMAP_TRACE"], !path.isEmpty { controller.trace = FrameTrace(path: path) }
         controller.trace?.mark("graphics", graphics?.choice.reason ?? "accessible: Braille")
+        controller.trace?.mark("theme", "\(theme.name.rawValue): \(theme.reason)")
         Task {
             if let connection = await connecting.value, embedded {
                 model.serverName = "built-in " + connection.client.configuration.serverDescription

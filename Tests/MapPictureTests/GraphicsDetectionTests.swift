@@ -1,6 +1,7 @@
 import Foundation
 import MapPicture
 import Testing
+import WorldMap
 
 #if canImport(Glibc)
     import Glibc
@@ -23,6 +24,31 @@ import Testing
         // Half an answer is no answer: the wait goes on until DA1 is whole.
         #expect(TerminalAnswer.parse(Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;2".utf8)).deviceAttributes == nil)
         #expect(TerminalAnswer.parse(Array("\u{1B}[?6\u{1B}[2;2c".utf8)).deviceAttributes == nil)
+    }
+
+    /// Sixel's limits (XTSMGRAPHICS) and the background (OSC 11) come before DA1, whose arrival
+    /// still ends the wait; a terminal that refuses an item (status 3) leaves it unknown.
+    @Test func sixelLimitsAndTheBackgroundAreReadToo() {
+        // xterm -ti vt340: 16 registers, pictures up to 1000×1000, a white background, ST-terminated.
+        let xterm = TerminalAnswer.parse(
+            Array("\u{1B}[?1;0;16S\u{1B}[?2;0;1000;1000S\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\\u{1B}[?63;1;2;4;6;9;15;16;22;28;29c".utf8))
+        #expect(xterm.colorRegisters == 16)
+        #expect(xterm.sixelGeometry?.width == 1000 && xterm.sixelGeometry?.height == 1000)
+        #expect(xterm.background == RGB(255, 255, 255))
+        #expect(xterm.deviceAttributes == [63, 1, 2, 4, 6, 9, 15, 16, 22, 28, 29])
+        // Two hex digits a channel, BEL-terminated (rxvt, some others); a refused item.
+        let other = TerminalAnswer.parse(Array("\u{1B}]11;rgb:1e/1e/2e\u{07}\u{1B}[?2;3;0S\u{1B}[?62;4c".utf8))
+        #expect(other.background == RGB(30, 30, 46))
+        #expect(other.sixelGeometry == nil && other.colorRegisters == nil)
+        #expect(other.deviceAttributes == [62, 4])
+        // Cut short: no DA1 yet, nothing made up from half a colour.
+        let half = TerminalAnswer.parse(Array("\u{1B}]11;rgb:ffff/ff".utf8))
+        #expect(half.background == nil && half.deviceAttributes == nil)
+        #expect(
+            GraphicsDetection.query(graphics: false, background: true) == "\u{1B}]11;?\u{1B}\\\u{1B}[c",
+            "inside tmux: the background alone, then DA1")
+        #expect(GraphicsDetection.query(graphics: true, background: false) == GraphicsDetection.query)
+        #expect(GraphicsDetection.query.hasSuffix("\u{1B}[?1;1;0S\u{1B}[?2;1;0S\u{1B}[c"))
     }
 
     @Test func autoFollowsTheAnswer() {

@@ -65,4 +65,30 @@ import WorldMap
         let pixel = try #require(back.color(x: 200, y: 3))
         #expect(abs(Int(pixel.red) - 200) <= 26 && abs(Int(pixel.green) - 100) <= 22 && abs(Int(pixel.blue) - 90) <= 26)
     }
+
+    /// A terminal with few colour registers (16 on xterm's VT340; 6 here, fewer than the map's)
+    /// gets a picture in as many: registers below that only (a higher one is another register
+    /// there), the most used colours — sea and land — exactly, every other pixel the nearest of
+    /// them, holes still unset.
+    @Test func aPictureFitsTheTerminalsColourRegisters() throws {
+        let viewport = PixelMapRenderer.viewport(pixelWidth: 600, pixelHeight: 300)
+        let palette = MapPalette.pixels(.dark)
+        var image = PixelMapRenderer().render(viewport, pins: PixelMapTests.pins, palette: palette)
+        image.clear(cells: [false, true], columns: 2, cell: (width: 300, height: 300))
+        try #require(image.colorCount > 6, "the map has more colours than the registers (\(image.colorCount))")
+        let sixel = try ImageProtocol.sixel.encode(image, columns: 60, rows: 15, cell: (10, 20), colors: 6)
+        let registers = sixel.matches(of: /#(\d+);2;/).compactMap { Int($0.1) }
+        #expect(!registers.isEmpty && registers.allSatisfy { $0 < 6 }, "\(registers)")
+        #expect(Set(registers).count == registers.count, "each register defined once")
+        let seen = try Self.decoded(Array(sixel.utf8))
+        let atlantic = try #require(viewport.position(latitude: 30, longitude: -40))
+        #expect(Self.near(seen.color(x: Int(atlantic.column * 2), y: Int(atlantic.row * 4)), palette.sea))
+        let asia = try #require(viewport.position(latitude: 50, longitude: 100))
+        #expect(!Self.near(seen.color(x: Int(asia.column * 2), y: Int(asia.row * 4)), palette.land), "in the hole")
+        let brazil = try #require(viewport.position(latitude: -10, longitude: -55))
+        #expect(Self.near(seen.color(x: Int(brazil.column * 2), y: Int(brazil.row * 4)), palette.land))
+        let reduced = image.reduced(toColors: 6)
+        #expect(reduced.colorCount <= 7, "6 colours and transparency")
+        #expect(image.reduced(toColors: 256).colormap == image.colormap, "a picture that fits is left as it is")
+    }
 }

@@ -16,7 +16,7 @@ struct SettingsTests {
             flags: SettingsFlags(), environment: [:], file: ConfigFile.load(path: "/nonexistent/config.toml"))
         #expect(settings.server.value == nil && settings.server.source == .defaultValue)
         #expect(settings.dialect.value == "v1" && settings.geocoder.value == "offline")
-        #expect(settings.theme.value == .dark && settings.mouse.value && !settings.ascii.value)
+        #expect(settings.theme.value == .auto && settings.mouse.value && !settings.ascii.value)
         #expect(settings.keys == .standard && settings.problems.isEmpty && !settings.file.exists)
         #expect(settings.precision == Sourced("city", from: .defaultValue))
     }
@@ -91,17 +91,17 @@ struct SettingsTests {
         #expect(settings.problems.count == 1)
         #expect(settings.problems.first?.hasPrefix(Self.path + ":3: ") == true)
         #expect(settings.problems.first?.hasSuffix("the whole file is ignored") == true)
-        #expect(settings.theme == Sourced(.dark, from: .defaultValue) && settings.server.value == nil)
+        #expect(settings.theme == Sourced(.auto, from: .defaultValue) && settings.server.value == nil)
     }
 
     @Test func aBadValueIsReportedOnItsLineAndTheRestApplies() {
         let text = "\nserver = \"ftp://x\"\ntheme = \"pink\"\ngeocoder = \"photon\"\ncolour = \"red\"\nmouse = \"no\"\n"
         let settings = Settings.resolve(flags: SettingsFlags(), environment: ["ONTHEMAP_DIALECT": "v9"], file: file(text))
         #expect(settings.geocoder == Sourced("photon", from: .file(path: Self.path, line: 4)))
-        #expect(settings.server.value == nil && settings.theme.value == .dark && settings.dialect.value == "v1")
+        #expect(settings.server.value == nil && settings.theme.value == .auto && settings.dialect.value == "v1")
         let expected = [
             "\(Self.path):2: server must be an http:// or https:// URL, not \"ftp://x\"; ignored",
-            "\(Self.path):3: theme must be dark, light or mono, not \"pink\"; ignored",
+            "\(Self.path):3: theme must be auto, dark, light or mono, not \"pink\"; ignored",
             "\(Self.path):5: unknown setting \"colour\" (known: server, dialect, geocoder, theme, mouse, ascii, "
                 + "accessible, precision, graphics, [keys])",
             "\(Self.path):6: mouse must be true or false",

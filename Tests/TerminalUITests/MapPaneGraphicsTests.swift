@@ -45,6 +45,23 @@ struct MapPaneGraphicsTests {
         #expect(braille.buffer.text.contains { Self.isBraille($0) })
     }
 
+    /// A terminal that shows smaller pictures than the pane (xterm's 1000×1000 pixels by default)
+    /// gets a picture within its limit, centred in the pane; one that would show less than half
+    /// of the pane's width or height gets the map in cells.
+    @Test func aPictureFitsTheTerminalsLimit() async throws {
+        let ui = try #require(await loggedIn())
+        let area = MapPane.mapRect(MainScreen.contentRect(width: 120, height: 40))
+        ui.pictureLimit = PictureLimit(pixels: (1000, 1000), cell: (width: 10, height: 20))  // 100 × 50 cells
+        let fitted = try #require(ui.frame(width: 120, height: 40).pictures.first)
+        #expect(fitted.rect == Rect(x: area.x + (area.width - 100) / 2, y: area.y, width: 100, height: area.height))
+        #expect(PictureLimit(columns: 40, rows: 10).fit(Rect(x: 0, y: 0, width: 120, height: 36)) == nil)
+        #expect(PictureLimit(columns: 200, rows: 100).fit(area) == area)
+        ui.pictureLimit = PictureLimit(columns: 50, rows: 50)
+        let cells = ui.frame(width: 120, height: 40)
+        #expect(cells.pictures.isEmpty, "less than half the width: no picture")
+        #expect(cells.buffer.text.contains { Self.isBraille($0) })
+    }
+
     @Test func whatIsDrawnOverTheMapShowsThroughThePicture() async throws {
         let ui = try #require(await loggedIn())
         ui.handle(.key(.character("?")))

@@ -28,6 +28,8 @@ public final class AppController {
     /// The backend's pictures replace the text under them (`Backend.picturesCoverText`): while
     /// anything is drawn over the map, the map is Braille.
     public var picturesCoverText = false
+    /// The most cells the backend shows a picture over (`Backend.pictureLimit`).
+    public var pictureLimit: PictureLimit?
     /// The last map action's sentence (accessible mode), shown until the next one.
     var announcement: String?
     /// The toast last repeated as the announcement, so that it is repeated once.
@@ -67,6 +69,7 @@ public final class AppController {
             (model.accessible, model.announcement) = (accessible, accessible ? announcement : nil)
             model.isModerator = app.isModerator
             model.graphics = graphics && !accessible
+            model.pictureLimit = pictureLimit
             model.goTo = app.phase == .browsing ? app.goTo : nil
             model.newRows = app.live.map { live in Set(live.marks.keys.filter(live.isNew)) } ?? []
             frame = MainScreen.render(model, width: width, height: height)
@@ -75,7 +78,7 @@ public final class AppController {
             if let posting = app.posting {
                 frame = PostingScreen.render(
                     posting, over: frame, milliseconds: milliseconds, ascii: ascii, keys: keys, accessible: accessible,
-                    graphics: graphics && !accessible)
+                    graphics: graphics && !accessible, pictureLimit: pictureLimit)
             }
         }
         if let question = app.quitQuestion {
@@ -132,6 +135,7 @@ public final class AppController {
         let size = backend.size
         graphics = backend.showsPictures
         picturesCoverText = backend.picturesCoverText
+        pictureLimit = backend.pictureLimit
         _ = changed.take()  // this frame reads the state as it is now
         let frame: Frame
         if changed.isArmed(for: size) {

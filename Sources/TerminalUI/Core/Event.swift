@@ -41,6 +41,8 @@ public protocol Backend: AnyObject {
     /// Whether a picture replaces the text of the cells it covers, so that nothing drawn before
     /// it shows through (iTerm2's inline images).
     var picturesCoverText: Bool { get }
+    /// The most cells a picture may cover (the terminal's largest Sixel picture), nil: any.
+    var pictureLimit: PictureLimit? { get }
     /// The next event, or nil after `timeoutMilliseconds` without one.
     func nextEvent(timeoutMilliseconds: Int) -> Event?
     /// Puts `text` (a cleaned link) on the clipboard, outside the cell grid: the live backend
@@ -57,6 +59,7 @@ extension Backend {
     public func suspend() {}
     public var showsPictures: Bool { false }
     public var picturesCoverText: Bool { false }
+    public var pictureLimit: PictureLimit? { nil }
 }
 
 /// A cell the terminal cursor sits on.

@@ -66,6 +66,9 @@ public struct MainModel: Sendable {
     public var newRows: Set<String> = []
     /// The map is a picture (`PictureScene`): the pane draws only the names in cells.
     public var graphics = false
+    /// The most cells the terminal shows a picture over (nil: any): a larger pane gets a smaller
+    /// picture in its middle, or cells when too little would fit (`PictureLimit.fit`).
+    public var pictureLimit: PictureLimit?
 
     public init(
         rows: [StudentInformation], totalCount: Int, browse: BrowseState, status: String, server: String,

@@ -42,11 +42,14 @@ public enum MapPane {
     {
         guard rect.height > 2, rect.width > 2 else { return [] }
         if model.accessible { return MapWordsPane.render(&buffer, model: model, in: rect) }
-        let area = mapRect(rect)
+        let pane = mapRect(rect)
+        // A picture larger than the terminal shows is drawn smaller, in the pane's middle.
+        let fitted = model.graphics ? model.pictureLimit.map { $0.fit(pane) } ?? pane : nil
+        let area = fitted ?? pane
         let viewport = model.map.viewport(width: area.width, height: area.height)
         let pins = pins(model)
         let frame = MapRenderer(mode: model.ascii ? .ascii : .braille).render(viewport, pins: pins)
-        if model.graphics { picture = PictureScene(rect: area, map: model.map, pins: pins) }
+        if fitted != nil { picture = PictureScene(rect: area, map: model.map, pins: pins) }
         buffer.putMap(frame.grid, in: area, picture: &picture)
         var hotspots: [Hotspot] = []
         for pin in frame.pins {

@@ -10,7 +10,7 @@ import WorldMap
 public enum PostingScreen {
     public static func render(
         _ model: PostingViewModel, over frame: Frame, milliseconds: Int, ascii: Bool = false,
-        keys: KeyMap = .standard, accessible: Bool = false, graphics: Bool = false
+        keys: KeyMap = .standard, accessible: Bool = false, graphics: Bool = false, pictureLimit: PictureLimit? = nil
     ) -> Frame {
         var buffer = frame.buffer
         var preview: PictureScene?
@@ -43,7 +43,7 @@ public enum PostingScreen {
             preview = self.preview(
                 &buffer, model: model,
                 in: Rect(x: inner.x, y: inner.y + 7, width: inner.width, height: buttonsY - inner.y - 7), ascii: ascii,
-                accessible: accessible, graphics: graphics)
+                accessible: accessible, graphics: graphics, pictureLimit: pictureLimit)
             if case .overwrite = model.step {
                 buffer.put(
                     "You already have a location. Overwrite it?", x: inner.x, y: buttonsY - 1,
@@ -85,7 +85,7 @@ public enum PostingScreen {
     @discardableResult
     static func preview(
         _ buffer: inout Buffer, model: PostingViewModel, in rect: Rect, ascii: Bool = false, accessible: Bool = false,
-        graphics: Bool = false
+        graphics: Bool = false, pictureLimit: PictureLimit? = nil
     ) -> PictureScene? {
         guard let place = model.chosen, rect.height > 0 else { return nil }
         var picture: PictureScene?
@@ -95,7 +95,7 @@ public enum PostingScreen {
         } else if rect.height >= 7 {
             picture = miniMap(
                 &buffer, place: place, in: Rect(x: rect.x, y: rect.y + 3, width: rect.width, height: rect.height - 4),
-                ascii: ascii, graphics: graphics)
+                ascii: ascii, graphics: graphics, pictureLimit: pictureLimit)
         }
         let coordinates = String(format: "%.3f, %.3f", place.latitude, place.longitude)
         buffer.put(
@@ -118,11 +118,14 @@ public enum PostingScreen {
     }
 
     /// A map of the place with its name beside the pin (`placeMap`), drawn into `rect`; with
-    /// `graphics`, only its names are cells and the map is the picture returned.
+    /// `graphics`, only its names are cells and the map is the picture returned — unless the
+    /// picture would not fit the terminal's `pictureLimit`: cells then.
     @discardableResult
     static func miniMap(
-        _ buffer: inout Buffer, place: Placemark, in rect: Rect, ascii: Bool = false, graphics: Bool = false
+        _ buffer: inout Buffer, place: Placemark, in rect: Rect, ascii: Bool = false, graphics: Bool = false,
+        pictureLimit: PictureLimit? = nil
     ) -> PictureScene? {
+        let graphics = graphics && (pictureLimit.map { $0.fit(rect) == rect } ?? true)
         guard rect.width > 4, rect.height > 2 else { return nil }
         let (renderer, viewport, pin) = placeView(place, width: rect.width, height: rect.height, ascii: ascii)
         let grid = renderer.render(viewport, pins: [pin]).grid

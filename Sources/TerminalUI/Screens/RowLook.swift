@@ -24,11 +24,13 @@ enum RowLook {
     static let newTag = Style(foreground: .green, bold: true)
 
     /// The row's style with a look laid over it (colours and weight; the row keeps its
-    /// background and the selection's reverse).
+    /// background and the selection's reverse). The selection keeps the terminal's own colours,
+    /// reversed: a look's colour behind the background's as ink was unreadable (white on green
+    /// on a light terminal).
     static func over(_ row: Style, _ look: Style) -> Style {
         Style(
-            foreground: look.foreground, background: row.background, bold: look.bold || row.bold, reverse: row.reverse,
-            dim: look.dim && !row.reverse)
+            foreground: row.reverse ? row.foreground : look.foreground, background: row.background,
+            bold: look.bold || row.bold, reverse: row.reverse, dim: look.dim && !row.reverse)
     }
 
     /// Writes the cleaned link at (x, y) in `width` columns: the host in bold cyan, the rest in

@@ -19,19 +19,19 @@ enum ThemePalette {
 
     // Indexed by TerminalColor.rawValue: black, red, green, yellow, blue, magenta, cyan, white.
     static let darkForeground: [Entry] = [
-        Entry(c8: 0, c16: 8, c256: 244), Entry(c8: 1, c16: 9, c256: 203), Entry(c8: 2, c16: 2, c256: 71),
+        Entry(c8: 0, c16: 8, c256: 247), Entry(c8: 1, c16: 9, c256: 203), Entry(c8: 2, c16: 2, c256: 71),
         Entry(c8: 3, c16: 11, c256: 221), Entry(c8: 4, c16: 12, c256: 75), Entry(c8: 5, c16: 13, c256: 176),
         Entry(c8: 6, c16: 14, c256: 81), Entry(c8: 7, c16: 15, c256: 252),
     ]
     static let darkBackground: [Entry] = [
-        Entry(c8: 0, c16: 0, c256: 236), Entry(c8: 1, c16: 1, c256: 124), Entry(c8: 2, c16: 2, c256: 22),
+        Entry(c8: 0, c16: 0, c256: 235), Entry(c8: 1, c16: 1, c256: 124), Entry(c8: 2, c16: 2, c256: 22),
         Entry(c8: 3, c16: 3, c256: 178), Entry(c8: 4, c16: 4, c256: 24), Entry(c8: 5, c16: 5, c256: 90),
         Entry(c8: 6, c16: 6, c256: 30), Entry(c8: 7, c16: 7, c256: 250),
     ]
     static let lightForeground: [Entry] = [
-        Entry(c8: 0, c16: 8, c256: 245), Entry(c8: 1, c16: 1, c256: 160), Entry(c8: 2, c16: 2, c256: 28),
-        Entry(c8: 3, c16: 3, c256: 130), Entry(c8: 4, c16: 4, c256: 25), Entry(c8: 5, c16: 5, c256: 127),
-        Entry(c8: 4, c16: 4, c256: 31), Entry(c8: 0, c16: 0, c256: 238),
+        Entry(c8: 0, c16: 8, c256: 240), Entry(c8: 1, c16: 1, c256: 124), Entry(c8: 2, c16: 2, c256: 22),
+        Entry(c8: 3, c16: 3, c256: 58), Entry(c8: 4, c16: 4, c256: 25), Entry(c8: 5, c16: 5, c256: 127),
+        Entry(c8: 4, c16: 4, c256: 24), Entry(c8: 0, c16: 0, c256: 238),
     ]
     static let lightBackground: [Entry] = [
         Entry(c8: 7, c16: 7, c256: 254), Entry(c8: 1, c16: 9, c256: 217), Entry(c8: 2, c16: 10, c256: 151),

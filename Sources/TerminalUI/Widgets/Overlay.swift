@@ -44,7 +44,10 @@ public enum Overlay {
         let shown = " \(SafeText.clean(text)) "
         let width = min(SafeText.width(shown), buffer.width)
         buffer.put(
-            shown, x: buffer.width - width, y: buffer.height - 2, style: Style(foreground: .black, background: .yellow),
+            // The terminal's own colours reversed: readable on any background, in any theme and
+            // at any depth (a fixed yellow was grey on gold in the dark theme, white on yellow in
+            // the light one).
+            shown, x: buffer.width - width, y: buffer.height - 2, style: Style(bold: true, reverse: true),
             maxWidth: width)
     }
 }
