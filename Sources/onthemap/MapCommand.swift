@@ -33,6 +33,10 @@ struct MapCommand: AsyncParsableCommand {
             valueName: "place"))
     var place: String?
     @Flag(help: "Draw with ASCII instead of Braille.") var ascii = false
+    @Flag(
+        inversion: .prefixedNo,
+        help: "In a PNG: the places' names, a title line (On the Map, the date, how many classmates) and the data's attribution.")
+    var labels = true
     @Option(help: "Colour: auto (a terminal without NO_COLOR), always or never.") var color: MapColoring.Choice = .auto
     @Option(
         help: "auto (the default: dark, or light where COLORFGBG says the background is), dark, light or mono; NO_COLOR makes it mono.")
@@ -167,8 +171,26 @@ extension MapCommand {
         _ locations: [StudentInformation], pixels: (width: Int, height: Int), center: (latitude: Double, longitude: Double)?,
         view: ((Int, Int) -> Viewport)?, theme: Theme.Name
     ) throws -> [UInt8] {
-        let image = raster(locations, pixels: pixels, center: center, view: view, theme: theme)
+        var image = raster(locations, pixels: pixels, center: center, view: view, theme: theme)
+        if labels { caption(&image, locations, center: center, view: view, theme: theme) }
         do { return try PNG.encode(image) } catch { throw Self.fail(String(describing: error)) }
+    }
+
+    /// The names the map shows at this view (a cell map of the same view at the font's cell
+    /// size places them), the title line and the attribution (`PictureCaptions`).
+    func caption(
+        _ image: inout IndexedImage, _ locations: [StudentInformation], center: (latitude: Double, longitude: Double)?,
+        view: ((Int, Int) -> Viewport)?, theme: Theme.Name
+    ) {
+        let theme = Self.noColor ? .mono : theme
+        let cell = PictureCaptions.cell
+        let viewport = MapRendering.viewport(
+            width: max(1, image.width / cell.width), height: max(1, image.height / cell.height), center: center, zoom: zoom,
+            view: view)
+        let names = MapRenderer(mode: .braille).render(viewport, pins: MapRendering.pins(locations)).grid
+        let date = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
+        let classmates = locations.count == 1 ? "1 classmate" : "\(locations.count) classmates"
+        PictureCaptions.write(title: "On the Map · \(date) · \(classmates)", names: names, onto: &image, theme: theme)
     }
 
     /// The map's pixels, (about) `pixels` of them, in the theme's colours (mono under NO_COLOR).

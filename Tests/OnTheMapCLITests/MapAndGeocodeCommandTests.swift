@@ -264,7 +264,7 @@ import WorldMap
         for (theme, noColor) in [(Theme.Name.dark, ""), (.light, ""), (.dark, "1")] {
             let file = folder.appendingPathComponent("class-\(theme)-\(noColor).png")
             let result = try await ListCommandTests.run(
-                ["map", "--format", "png", "--output", file.path, "--size", "800x400", "--theme", theme.rawValue],
+                ["map", "--format", "png", "--output", file.path, "--size", "800x400", "--theme", theme.rawValue, "--no-labels"],
                 dataHome: folder, environment: ["NO_COLOR": noColor])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.contains("800×400 pixels"))
@@ -281,6 +281,38 @@ import WorldMap
             }
             #expect(pinPixels.count > 100, "the demo class's markers are on the picture")
         }
+    }
+
+    /// A PNG for a slide says what it is: the names the map shows, a title line at the top left
+    /// and the data's attribution at the bottom right, in the theme's ink over a halo; with
+    /// `--no-labels`, none of the three.
+    @Test func aPNGCarriesTheNamesATitleAndTheAttribution() async throws {
+        let folder = try ListCommandTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func picture(_ extra: [String]) async throws -> RGBAImage {
+            let file = folder.appendingPathComponent("slide-\(extra.count).png")
+            let result = try await ListCommandTests.run(
+                ["map", "--format", "png", "--output", file.path, "--size", "1200x600", "--theme", "dark"] + extra,
+                dataHome: folder, environment: ["NO_COLOR": ""])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try PNG.decode(Array(try Data(contentsOf: file)))
+        }
+        let labelled = try await picture([])
+        let plain = try await picture(["--no-labels"])
+        let ink = RGB(240, 240, 240)
+        func inkPixels(_ image: RGBAImage, x: Range<Int>, y: Range<Int>) -> Int {
+            y.reduce(0) { sum, row in sum + x.filter { image.color(x: $0, y: row) == ink }.count }
+        }
+        // The title, twice the font's 8×16 at 600 pixels high: "On the Map · date · N classmates".
+        #expect(inkPixels(labelled, x: 8..<600, y: 8..<40) > 500, "a title line")
+        #expect(inkPixels(labelled, x: 900..<1196, y: 576..<596) > 150, "the attribution")
+        #expect(inkPixels(plain, x: 0..<1200, y: 0..<600) == 0, "--no-labels: neither")
+        // The names: more pixels differ than the title and the attribution alone make.
+        var differing = 0
+        for y in 48..<570 {
+            for x in 0..<1200 where labelled.color(x: x, y: y) != plain.color(x: x, y: y) { differing += 1 }
+        }
+        #expect(differing > 2000, "the places' names on the map (\(differing) pixels)")
     }
 
     /// `--graphics kitty|iterm`: the same picture inline, sized to the cells (10×20 pixels a cell

@@ -23,6 +23,12 @@ extension MapPalette {
             pinEdge: name == .light ? RGB(255, 255, 255) : RGB(0, 0, 0))
     }
 
+    /// The colour a name in `style` is written in on a picture in `theme` (black in mono).
+    public static func labelColor(_ style: Style, theme: Theme.Name) -> RGB? {
+        guard theme != .mono else { return RGB(0, 0, 0) }
+        return Theme(theme, depth: .colors256).resolve(style).foreground.map(xterm)
+    }
+
     static let mono = PixelPalette(
         sea: RGB(255, 255, 255), land: RGB(222, 222, 222), coast: RGB(90, 90, 90), border: RGB(140, 140, 140),
         admin1: RGB(185, 185, 185), outline: RGB(0, 0, 0),

@@ -92,9 +92,8 @@ public struct PictureScene: Sendable, Equatable {
         var image = PixelMapRenderer(renderer: renderer).render(viewport, pins: pins, palette: palette)
         var clear = holes
         if !textOver {
-            let colors = Theme(theme, depth: theme == .mono ? nil : .colors256)
             for (index, label) in labels where clear.indices.contains(index) && !clear[index] {
-                let color = theme == .mono ? RGB(0, 0, 0) : colors.resolve(label.style).foreground.map(MapPalette.xterm)
+                let color = MapPalette.labelColor(label.style, theme: theme)
                 let written =
                     !label.isContinuation
                     && image.write(
