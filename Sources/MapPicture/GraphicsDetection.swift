@@ -300,6 +300,16 @@ public enum GraphicsDetection {
         return ["TERM_PROGRAM", "LC_TERMINAL"].contains { environment[$0].map { !$0.isEmpty } == true }
     }
 
+    /// "pictures up to 1000×1000 pixels in 16 colours (XTSMGRAPHICS)": what the terminal said of
+    /// its Sixel limits, which the app's pictures keep to (a smaller picture, fewer colours);
+    /// nil when it said nothing.
+    public static func sixelLimits(_ answer: TerminalAnswer) -> String? {
+        let size = answer.sixelGeometry.map { "up to \($0.width)×\($0.height) pixels" }
+        let colors = answer.colorRegisters.map { "in \($0) colours" }
+        let parts = [size, colors].compactMap { $0 }
+        return parts.isEmpty ? nil : "pictures " + parts.joined(separator: " ") + " (XTSMGRAPHICS)"
+    }
+
     /// What `detect` found: the choice, a cell's size in pixels, and the terminal's whole answer
     /// (nil when it was not asked or did not answer).
     public struct Detection: Sendable {
@@ -324,9 +334,10 @@ public enum GraphicsDetection {
             : (answer: nil, unasked: nil)
         let answer = asked.answer
         let database = graphics && needsDatabase(environment, answer: answer) ? self.database(environment) : nil
-        let choice = choose(
+        var choice = choose(
             setting: setting, environment: environment, database: database, answer: graphics ? answer : nil,
             unasked: asked.unasked)
+        if choice.imageProtocol == .sixel, let limits = answer.flatMap(sixelLimits) { choice.reason += "; " + limits }
         return Detection(choice: choice, cellPixels: cellPixels(answered: answer?.cellPixels), answer: answer)
     }
 }

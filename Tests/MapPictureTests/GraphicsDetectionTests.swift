@@ -47,6 +47,8 @@ import WorldMap
         #expect(
             GraphicsDetection.query(graphics: false, background: true) == "\u{1B}]11;?\u{1B}\\\u{1B}[c",
             "inside tmux: the background alone, then DA1")
+        #expect(GraphicsDetection.sixelLimits(xterm) == "pictures up to 1000×1000 pixels in 16 colours (XTSMGRAPHICS)")
+        #expect(GraphicsDetection.sixelLimits(other) == nil)
         #expect(GraphicsDetection.query(graphics: true, background: false) == GraphicsDetection.query)
         #expect(GraphicsDetection.query.hasSuffix("\u{1B}[?1;1;0S\u{1B}[?2;1;0S\u{1B}[c"))
     }
