@@ -35,6 +35,10 @@ let package = Package(
         /// Cleans network text for terminals and measures it in columns.
         .target(name: "SafeText"),
 
+        /// `PrivateFile`: a file written for the user (an export, a picture), 0600, O_EXCL and
+        /// O_NOFOLLOW beside its target, then put in place; an existing one replaced only when asked.
+        .target(name: "UserFiles"),
+
         /// HTTP with a byte cap and one deadline for the whole exchange: `http://` over a plain socket,
         /// `https://` through the system's libcurl, loaded on first use (CCurl).
         .target(name: "BoundedHTTP", dependencies: ["CCurl"]),
@@ -285,7 +289,7 @@ let package = Package(
             dependencies: [
                 "APIClient", "DemoClass", "Geo", "OnTheMapConfig", "OnTheMapModels", "OnTheMapServer", "ServerHTTP", "QRCode",
                 "SafeText", "TerminalNCurses", "TerminalUI", "ViewModels", "WorldMap", "MapPicture", "PasswordInput",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "UserFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -293,7 +297,7 @@ let package = Package(
             name: "onthemap-server",
             dependencies: [
                 "OnTheMapServer", "ServerAdmin", "ServerHTTP", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "SafeText",
-                "PasswordInput",
+                "PasswordInput", "UserFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -303,6 +307,7 @@ let package = Package(
 
         .testTarget(name: "OnTheMapModelsTests", dependencies: ["OnTheMapModels"]),
         .testTarget(name: "SpawnTests", dependencies: ["Spawn", "Launcher"]),
+        .testTarget(name: "UserFilesTests", dependencies: ["UserFiles"]),
         .testTarget(name: "BoundedHTTPTests", dependencies: ["BoundedHTTP", "StandIn", "Launcher"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OnTheMapServer
 import ServerAdmin
+import UserFiles
 
 extension ServerDatabase.TransferFormat: ExpressibleByArgument {}
 
@@ -11,35 +12,30 @@ extension OnTheMapServerCommand {
             abstract: "Write every location as JSON ({\"results\":[…]}, as the API lists them) or CSV.")
 
         @Option(help: "json or csv.") var format: ServerDatabase.TransferFormat = .json
-        @Option(name: .shortAndLong, help: "The file to write (standard output when not given).") var output: String?
+        @Option(
+            name: .shortAndLong,
+            help: "The file to write (standard output when not given): a new file of mode 0600, an export holding every hidden row.")
+        var output: String?
+        @Flag(help: "Replace --output when it exists (a symlink is replaced, never written through).") var force = false
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let handle: FileHandle
-            if let output {
-                handle = try Self.privateFile(output)
-            } else {
-                handle = FileHandle.standardOutput
+            guard let output else {
+                _ = try await database.withDatabase { db in
+                    try await db.export(format: format) { try FileHandle.standardOutput.write(contentsOf: $0) }
+                }
+                return
             }
-            let count = try await database.withDatabase { db in
-                try await db.export(format: format) { try handle.write(contentsOf: $0) }
-            }
-            if output != nil {
-                try handle.close()
+            do {
+                let file = try PrivateFile(at: output, replacing: force)
+                let count = try await database.withDatabase { db in
+                    try await db.export(format: format) { try file.write($0) }
+                }
+                try file.commit()
                 FileHandle.standardError.write(Data("Exported \(count) locations.\n".utf8))
+            } catch let error as PrivateFileError {
+                throw ValidationError(error.description)
             }
-        }
-
-        /// `path` opened for writing, emptied, and readable by its owner only (0600), whether new
-        /// or not: an export holds every hidden row and its reason.
-        static func privateFile(_ path: String) throws -> FileHandle {
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw ValidationError("Cannot write \(path).") }
-            guard fchmod(descriptor, 0o600) == 0 else {
-                close(descriptor)
-                throw ValidationError("Cannot make \(path) private (mode 0600).")
-            }
-            return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         }
     }
 

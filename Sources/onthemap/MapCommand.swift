@@ -6,6 +6,7 @@ import MapPicture
 import OnTheMapConfig
 import OnTheMapModels
 import TerminalUI
+import UserFiles
 import WorldMap
 
 /// `onthemap map`: the 100 most recent locations as pins on a world map, printed to stdout.
@@ -44,7 +45,9 @@ struct MapCommand: AsyncParsableCommand {
     @OptionGroup var accessible: AccessibleOption
     @Option(help: "text (the default: characters) or png (a picture, to --output or to stdout when it is not a terminal).")
     var format: Format = .text
-    @Option(help: ArgumentHelp("Where to write the PNG (--format png).", valueName: "file")) var output: String?
+    @Option(help: ArgumentHelp("Where to write the PNG (--format png), a new file of mode 0600.", valueName: "file"))
+    var output: String?
+    @Flag(help: "Replace --output when it exists.") var force = false
     @Option(help: ArgumentHelp("The PNG's size in pixels (--format png; default 1600x800).", valueName: "WxH"))
     var size: String?
 
@@ -158,9 +161,9 @@ extension MapCommand {
             return
         }
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
+            try PrivateFile.write(bytes, to: output, replacing: force)
         } catch {
-            throw Self.fail("Cannot write \(output): \(error.localizedDescription)")
+            throw Self.fail(error.description.prefix(1).uppercased() + error.description.dropFirst())
         }
         FileHandle.standardError.write(
             Data("Wrote \(output): \(pixels.width / 2 * 2)×\(pixels.height / 4 * 4) pixels, \(locations.count) locations.\n".utf8))

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import OnTheMapModels
 import SafeText
+import UserFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -165,12 +166,14 @@ struct ExportCommand: AsyncParsableCommand {
         abstract: "Write your account and all your locations as JSON (stdout, or --output FILE).",
         discussion: """
             Writes the server's answer — {"account":{…},"locations":[…]}, hidden locations marked — \
-            with sorted keys, control characters escaped. --output writes the file with mode 0600. \
+            with sorted keys, control characters escaped. --output writes a new file with mode 0600 \
+            (an existing one, or a symlink, is replaced only with --force, never written through). \
             Exit status: 0 written, 1 failure, 3 not logged in or the session expired.
             """)
 
     @OptionGroup var serverOptions: ServerOptions
     @Option(name: .shortAndLong, help: "Write to this file instead of stdout.") var output: String?
+    @Flag(help: "Replace --output when it exists.") var force = false
 
     func run() async throws {
         let stored = try serverOptions.storedSession()
@@ -188,12 +191,10 @@ struct ExportCommand: AsyncParsableCommand {
             print(text, terminator: "")
             return
         }
-        let url = URL(fileURLWithPath: output)
         do {
-            try Data(text.utf8).write(to: url, options: .atomic)
-            _ = chmod(url.path, 0o600)
+            try PrivateFile.write(Data(text.utf8), to: output, replacing: force)
         } catch {
-            throw ExitFailure(.failure, "cannot write \(output): \(error.localizedDescription)")
+            throw ExitFailure(.failure, error.description)
         }
         let count = export.locations.count
         Diagnostics.note("Wrote your account and \(count) location\(count == 1 ? "" : "s") to \(output).")

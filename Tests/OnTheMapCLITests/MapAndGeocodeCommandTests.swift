@@ -315,6 +315,23 @@ import WorldMap
         #expect(differing > 2000, "the places' names on the map (\(differing) pixels)")
     }
 
+    /// `--output` writes a new file of mode 0600; an existing one is replaced only with --force.
+    @Test func aPNGNeverOverwritesWithoutForce() async throws {
+        let folder = try ListCommandTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("class.png").path
+        try Data("a slide I made".utf8).write(to: URL(fileURLWithPath: file))
+        let arguments = ["map", "--format", "png", "--output", file, "--size", "200x100"]
+        let refused = try await ListCommandTests.run(arguments, dataHome: folder)
+        #expect(refused.status != 0 && refused.stderr.contains("already exists: give --force"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "a slide I made")
+        let forced = try await ListCommandTests.run(arguments + ["--force"], dataHome: folder)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try PNG.decode(Array(try Data(contentsOf: URL(fileURLWithPath: file)))).width == 200)
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+    }
+
     /// `--graphics kitty|iterm`: the same picture inline, sized to the cells (10×20 pixels a cell
     /// off a terminal), and its payload the PNG: looked at after decoding it.
     @Test(arguments: ["kitty", "iterm"]) func anInlineImageForATerminalThatShowsThem(protocolName: String) async throws {

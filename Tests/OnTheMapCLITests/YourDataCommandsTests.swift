@@ -145,5 +145,24 @@ import Testing
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == out.stdout)
+
+        // An existing file, or a symlink to one, is neither truncated nor written through; --force
+        // replaces the path itself.
+        let other = home.appendingPathComponent("someone-elses.txt").path
+        try "keep me\n".write(toFile: other, atomically: false, encoding: .utf8)
+        let link = home.appendingPathComponent("link.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: other)
+        for target in [path, link] {
+            let refused = try await Self.run(["export", "--output", target] + server, home: home)
+            #expect(refused.status == 1 && refused.stderr.contains("already exists: give --force"), "\(refused.stderr)")
+        }
+        #expect(try String(contentsOfFile: other, encoding: .utf8) == "keep me\n")
+        let forced = try await Self.run(["export", "--output", link, "--force"] + server, home: home)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try String(contentsOfFile: other, encoding: .utf8) == "keep me\n", "the symlink's target untouched")
+        #expect(try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType == .typeRegular)
+        #expect(try String(contentsOfFile: link, encoding: .utf8) == out.stdout)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
     }
 }

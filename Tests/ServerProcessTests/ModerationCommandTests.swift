@@ -157,11 +157,26 @@ import Testing
             let fresh = directory.appendingPathComponent("fresh.\(format)").path
             let old = directory.appendingPathComponent("old.\(format)").path
             #expect(FileManager.default.createFile(atPath: old, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
-            for file in [fresh, old] {
-                #expect(try Self.command(["export", "--format", format, "--output", file], database: database).status == 0)
+            // An existing file is refused without --force, and left as it was.
+            #expect(try Self.command(["export", "--format", format, "--output", old], database: database).status != 0)
+            #expect(try String(contentsOfFile: old, encoding: .utf8) == "old")
+            for (file, force) in [(fresh, []), (old, ["--force"])] {
+                #expect(try Self.command(["export", "--format", format, "--output", file] + force, database: database).status == 0)
                 let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
                 #expect(mode == 0o600, "\(file): \(String(mode ?? 0, radix: 8))")
             }
         }
+        // A symlink at --output (to a file someone wants kept) is never followed: refused, then
+        // with --force replaced by the export, its target untouched.
+        let kept = directory.appendingPathComponent("kept.txt").path
+        #expect(FileManager.default.createFile(atPath: kept, contents: Data("kept".utf8)))
+        let link = directory.appendingPathComponent("link.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: kept)
+        #expect(try Self.command(["export", "--output", link], database: database).status != 0)
+        #expect(try Self.command(["export", "--output", link, "--force"], database: database).status == 0)
+        #expect(try String(contentsOfFile: kept, encoding: .utf8) == "kept")
+        #expect(try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType == .typeRegular)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
     }
 }
