@@ -121,7 +121,10 @@ public final class NCursesBackend: Backend {
     /// SIGTSTP handler); on `fg`, everything is drawn again.
     public func suspend() {
         removePictures()
-        raise(SIGTSTP)
+        // To the process, not this thread: raise() signals the calling thread, and the run loop
+        // may be on a worker thread that blocks SIGTSTP, where it stayed pending and the app
+        // never stopped. Any thread that takes it runs curses' handler, which stops the process.
+        kill(getpid(), SIGTSTP)
         lastFrame = nil
         clearok(otm_stdscr(), true)
     }
@@ -194,12 +197,34 @@ public final class NCursesBackend: Backend {
     /// (a library gone missing) turns pictures off for the run: the next frame is Braille's.
     private func send(_ picture: PictureScene) {
         guard let graphics else { return }
-        let image = picture.image(cell: graphics.cell, theme: theme.name, textOver: graphics.imageProtocol == .kitty)
+        var image = picture.image(cell: graphics.cell, theme: theme.name, textOver: graphics.imageProtocol == .kitty)
         do {
-            let sequence = try graphics.imageProtocol.encode(
-                image, columns: picture.rect.width, rows: picture.rect.height, cell: graphics.cell, id: picture.id,
-                underText: true, colors: sixelLimits.colors)
-            writeOutside("\u{1B}7\u{1B}[\(picture.rect.y + 1);\(picture.rect.x + 1)H" + sequence + "\u{1B}8")
+            var sequence = ""
+            switch graphics.imageProtocol {
+            case .sixel:
+                // In pieces around the holes, each where it goes: nothing is drawn over an overlay,
+                // so no terminal's idea of a transparent pixel matters.
+                if let colors = sixelLimits.colors { image = image.reduced(toColors: colors) }
+                let cell = graphics.cell
+                for piece in picture.piecesAroundHoles {
+                    let part = image.cropped(
+                        x: piece.x * cell.width, y: piece.y * cell.height, width: piece.width * cell.width,
+                        height: piece.height * cell.height)
+                    sequence += "\u{1B}[\(picture.rect.y + piece.y + 1);\(picture.rect.x + piece.x + 1)H"
+                        + (try graphics.imageProtocol.encode(part, columns: piece.width, rows: piece.height, cell: cell))
+                }
+            case .kitty, .iterm:
+                // A Kitty picture sent again under its id is deleted first: konsole kept the old
+                // one under the new, and kitty showed its pixels through the new one's holes.
+                if graphics.imageProtocol == .kitty, shownPictures[picture.id] != nil {
+                    sequence += TerminalImage.kittyDelete(id: picture.id)
+                }
+                sequence += "\u{1B}[\(picture.rect.y + 1);\(picture.rect.x + 1)H"
+                    + (try graphics.imageProtocol.encode(
+                        image, columns: picture.rect.width, rows: picture.rect.height, cell: graphics.cell, id: picture.id,
+                        underText: true))
+            }
+            writeOutside("\u{1B}7" + sequence + "\u{1B}8")
             shownPictures[picture.id] = picture
         } catch {
             pictureFailure = String(describing: error)

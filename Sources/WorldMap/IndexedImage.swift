@@ -100,6 +100,19 @@ public struct IndexedImage: Sendable, PixelCanvas {
         return IndexedImage(width: width, height: height, indexes: indexes.map { mapping[Int($0)] }, colormap: colors)
     }
 
+    /// The pixels of the rectangle at (`x`, `y`), `width × height` of them, with the same
+    /// palette (clipped to the picture).
+    public func cropped(x: Int, y: Int, width: Int, height: Int) -> IndexedImage {
+        let left = min(max(0, x), self.width)
+        let top = min(max(0, y), self.height)
+        let right = min(self.width, max(left, x + width))
+        let bottom = min(self.height, max(top, y + height))
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity((right - left) * (bottom - top))
+        for row in top..<bottom { pixels += indexes[row * self.width + left..<row * self.width + right] }
+        return IndexedImage(width: right - left, height: bottom - top, indexes: pixels, colormap: colormap)
+    }
+
     /// The RGBA picture of the same pixels.
     public var rgba: RGBAImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)

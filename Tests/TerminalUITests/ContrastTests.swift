@@ -53,7 +53,8 @@ struct ContrastTests {
                             guard !cell.isContinuation, !cell.character.isWhitespace, !cell.style.dim else {
                                 continue
                             }
-                            if depth != .colors256, cell.style.foreground != nil && !cell.style.reverse { continue }
+                            // At 8 and 16 colours a coloured letter's contrast is the palette's.
+                            if depth != .colors256, ![nil, .white].contains(cell.style.foreground), !cell.style.reverse { continue }
                             let themed = theme.resolve(cell.style)
                             var foreground = themed.foreground.map(MapPalette.xterm) ?? terminal.foreground
                             var background = themed.background.map(MapPalette.xterm) ?? terminal.background

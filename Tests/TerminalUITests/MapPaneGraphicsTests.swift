@@ -62,6 +62,33 @@ struct MapPaneGraphicsTests {
         #expect(cells.buffer.text.contains { Self.isBraille($0) })
     }
 
+    /// For Sixel, the picture goes in pieces around the box that bounds its holes: none covers a
+    /// hole, together they cover every cell outside the box, and without holes it is one piece.
+    @Test func aSixelPictureGoesAroundTheHolesInPieces() async throws {
+        let ui = try #require(await loggedIn())
+        let whole = try #require(ui.frame(width: 120, height: 40).pictures.first)
+        #expect(whole.piecesAroundHoles == [Rect(x: 0, y: 0, width: whole.rect.width, height: whole.rect.height)])
+        ui.handle(.key(.character("?")))
+        let picture = try #require(ui.frame(width: 120, height: 40).pictures.first)
+        let pieces = picture.piecesAroundHoles
+        #expect((1...4).contains(pieces.count))
+        var covered = [Int](repeating: 0, count: picture.holes.count)
+        for piece in pieces {
+            for y in piece.y..<piece.maxY {
+                for x in piece.x..<piece.maxX { covered[y * picture.rect.width + x] += 1 }
+            }
+        }
+        let holes = picture.holes.indices.filter { picture.holes[$0] }
+        #expect(holes.allSatisfy { covered[$0] == 0 }, "no piece over a hole")
+        #expect(covered.allSatisfy { $0 <= 1 }, "no cell sent twice")
+        let (columns, rows) = (holes.map { $0 % picture.rect.width }, holes.map { $0 / picture.rect.width })
+        let box = Rect(
+            x: columns.min()!, y: rows.min()!, width: columns.max()! - columns.min()! + 1, height: rows.max()! - rows.min()! + 1)
+        for index in covered.indices where covered[index] == 0 {
+            #expect(box.contains(x: index % picture.rect.width, y: index / picture.rect.width), "cell \(index) left out")
+        }
+    }
+
     @Test func whatIsDrawnOverTheMapShowsThroughThePicture() async throws {
         let ui = try #require(await loggedIn())
         ui.handle(.key(.character("?")))

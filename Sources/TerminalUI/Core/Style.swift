@@ -30,7 +30,9 @@ public struct Style: Sendable, Hashable {
     public static let selected = Style(reverse: true)
     public static let accent = Style(foreground: .cyan, bold: true)
     public static let danger = Style(foreground: .red, bold: true)
-    public static let zebra = Style(background: .black)
+    /// Every other row: the theme's stripe with its own ink, so that the row reads even where the
+    /// theme does not suit the background (black on black was a dark theme's row on xterm's white).
+    public static let zebra = Style(foreground: .white, background: .black)
     public static let focused = Style(underline: true)
 }
 

@@ -64,6 +64,27 @@ public struct PictureScene: Sendable, Equatable {
         }
     }
 
+    /// The picture's cells (relative to `rect`) in at most four rectangles around the box that
+    /// bounds every hole — above it, below it, left and right of it — for a protocol whose
+    /// transparency cannot be trusted (Sixel: mlterm paints a transparent pixel black over the
+    /// text, xterm keeps the pixels an earlier picture left there). The whole picture when it has
+    /// no hole.
+    public var piecesAroundHoles: [Rect] {
+        let full = Rect(x: 0, y: 0, width: rect.width, height: rect.height)
+        let cells = holes.indices.filter { holes[$0] }
+        guard !cells.isEmpty, rect.width > 0 else { return [full] }
+        let columns = cells.map { $0 % rect.width }
+        let rows = cells.map { $0 / rect.width }
+        let (left, right) = (columns.min()!, columns.max()! + 1)
+        let (top, bottom) = (rows.min()!, rows.max()! + 1)
+        return [
+            Rect(x: 0, y: 0, width: rect.width, height: top),
+            Rect(x: 0, y: bottom, width: rect.width, height: rect.height - bottom),
+            Rect(x: 0, y: top, width: left, height: bottom - top),
+            Rect(x: right, y: top, width: rect.width - right, height: bottom - top),
+        ].filter { $0.width > 0 && $0.height > 0 }
+    }
+
     /// Marks the cells of `rect` (another picture's, over this one) as holes.
     public mutating func makeHoles(over other: Rect) {
         let (top, bottom) = (max(rect.y, other.y), min(rect.maxY, other.maxY))

@@ -29,7 +29,7 @@ enum RowLook {
     /// on a light terminal).
     static func over(_ row: Style, _ look: Style) -> Style {
         Style(
-            foreground: row.reverse ? row.foreground : look.foreground, background: row.background,
+            foreground: row.reverse ? row.foreground : look.foreground ?? row.foreground, background: row.background,
             bold: look.bold || row.bold, reverse: row.reverse, dim: look.dim && !row.reverse)
     }
 
