@@ -37,6 +37,7 @@ import difflib
 import hashlib
 import os
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -52,6 +53,8 @@ BACKGROUNDS = {  # (background, foreground): xterm's own defaults are the light 
 }
 # The map picture's sea per theme (Sources/TerminalUI/Screens/MapPixelPalette.swift).
 THEME_SEA = {"dark": (14, 18, 26), "light": (250, 250, 246)}
+# Its land: the theme's coast green (256 colours: 71 dark, 28 light) 72 % of the way to the sea.
+THEME_LAND = {"dark": (37, 62, 45), "light": (180, 218, 177)}
 DEPENDENCIES = ["Xvfb", "xdotool", "xwd", "xwininfo", "tesseract", "tmux"]
 
 
@@ -142,29 +145,49 @@ def luminance(colour):
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+def contrast_ratio(a, b):
+    """WCAG 2's contrast ratio of two sRGB colours (1 to 21)."""
+    def relative(colour):
+        channels = [c / 255 for c in colour]
+        channels = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+    high, low = sorted((relative(a), relative(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
 # MARK: - The X side: a private Xvfb, a terminal, keys and screenshots
 
 class Display:
-    """Xvfb on the first free display number from 60 on."""
+    """A private Xvfb: it picks a free display number itself (-displayfd), so two runs never
+    race for one; a few tries in case one dies at start."""
 
     def __init__(self, log_dir, size="1600x1000x24"):
         self.process = None
-        for number in range(60, 120):
-            if os.path.exists(f"/tmp/.X11-unix/X{number}") or os.path.exists(f"/tmp/.X{number}-lock"):
-                continue
-            log = open(os.path.join(log_dir, f"xvfb-{number}.log"), "w")
-            process = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", size, "-nolisten", "tcp"],
-                                       stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-            deadline = time.time() + 10
-            while time.time() < deadline and process.poll() is None:
-                if run(["xdpyinfo", "-display", f":{number}"], timeout=5).returncode == 0:
-                    self.process, self.name = process, f":{number}"
+        for attempt in range(3):
+            read, write = os.pipe()
+            log = open(os.path.join(log_dir, f"xvfb-{os.getpid()}-{attempt}.log"), "w")
+            process = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", size, "-nolisten", "tcp"],
+                                       stdout=log, stderr=subprocess.STDOUT, start_new_session=True, pass_fds=(write,))
+            os.close(write)
+            number = b""
+            deadline = time.time() + 15
+            while time.time() < deadline and process.poll() is None and not number.endswith(b"\n"):
+                ready, _, _ = select.select([read], [], [], 0.2)
+                if ready:
+                    chunk = os.read(read, 16)
+                    if not chunk:
+                        break
+                    number += chunk
+            os.close(read)
+            if number.strip().isdigit() and process.poll() is None:
+                name = f":{number.strip().decode()}"
+                if run(["xdpyinfo", "-display", name], timeout=10).returncode == 0:
+                    self.process, self.name = process, name
                     return
-                time.sleep(0.1)
             if process.poll() is None:
                 process.kill()
             process.wait()
-        raise RuntimeError("no free X display between :60 and :119 (Xvfb did not start)")
+        raise RuntimeError("Xvfb did not start (see xvfb-*.log in the work folder)")
 
     def close(self):
         if self.process and self.process.poll() is None:
@@ -393,6 +416,7 @@ class AppHome:
 
     def __init__(self, work, app, app_args, term_env=None):
         self.root = tempfile.mkdtemp(prefix="home-", dir=work)
+        self.app = os.path.realpath(app)
         self.trace = os.path.join(self.root, "trace.log")
         self.rc = os.path.join(self.root, "rc.sh")
         quoted = " ".join("'" + a.replace("'", "'\\''") + "'" for a in [app, *app_args])
@@ -443,6 +467,27 @@ class Driver:
 
     def __init__(self, home):
         self.home = home
+
+    def app_pid(self):
+        if getattr(self, "pid", None) is None or process_state(self.pid) is None:
+            self.pid = app_process(self.home.app, self.home.trace)
+        return self.pid
+
+    def app_state(self):
+        pid = self.app_pid()
+        return process_state(pid) if pid else None
+
+    def wait_stopped(self, timeout=5):
+        """Until the app's process is stopped (T), or `timeout`: Ctrl-Z has no frame to wait for."""
+        deadline = time.time() + timeout
+        while time.time() < deadline and self.app_state() != "T":
+            time.sleep(0.1)
+
+    def wait_exited(self, timeout=15):
+        pid = self.app_pid()
+        deadline = time.time() + timeout
+        while pid and time.time() < deadline and process_state(pid) not in (None, "Z"):
+            time.sleep(0.1)
 
     def mark(self):
         frames = self.home.frames()
@@ -596,8 +641,11 @@ def word_match(meant, read):
 
 
 def footer_keys(line):
-    """The footer's key hints: its left part (the right part is the status, with ages and a port)."""
-    return re.split(r"\s{3,}", line.strip())[0]
+    """The footer's key hints: its left part (the right part is the status: the count of
+    locations, an age and the server's port, which differ between runs)."""
+    line = line.strip()
+    cut = re.search(r"\s*(?:…\s*)?\d+ locations", line)
+    return (line[:cut.start()] if cut else re.split(r"\s{3,}", line)[0]).rstrip(" …")
 
 
 # MARK: - The steps
@@ -610,66 +658,92 @@ RESIZED = (120, 36)
 
 
 def drive(driver, step, shoot, cols, rows):
-    """Takes the app through `step` (the same for the twin and a terminal); `shoot()` then looks."""
-    mark = driver.mark()
+    """Takes the app through `step` (the same for the twin and a terminal); `shoot()` then looks.
+    Each key or group of keys waits for the frame the app draws after it (its trace), so that an
+    Esc is never read together with the next key as Alt-key (ncurses' ESCDELAY)."""
+    def press(*keys, text=None, predicate=lambda size, screen: True, timeout=30, what=None):
+        mark = driver.mark()
+        if text is not None:
+            driver.type(text)
+        if keys:
+            driver.key(*keys)
+        return driver.wait_frame(mark, predicate, timeout, what or f"a frame after {text or ''}{' '.join(keys)}")
     if step == "01-login":
-        driver.type("otm")
-        driver.key("Return")
-        driver.wait_frame(mark, lambda size, screen: screen.startswith("login:providers"), 60, "the login screen")
+        press("Return", text="otm", predicate=lambda size, screen: screen.startswith("login:providers"), timeout=60,
+              what="the login screen")
     elif step == "02-map":
         driver.type(EMAIL)
         driver.key("Tab")
         driver.type(PASSWORD)
-        driver.key("Return")
-        driver.wait_frame(mark, lambda size, screen: re.match(r"map:[1-9]", screen) is not None, 60, "the map with the class")
+        press("Return", predicate=lambda size, screen: re.match(r"map:[1-9]", screen) is not None, timeout=60,
+              what="the map with the class")
     elif step == "03-zoom-pan":
-        driver.key("plus", "plus", "l", "l")
-        driver.wait_frame(mark, what="a frame after + + l l")
+        for key in ("plus", "plus", "l", "l"):
+            press(key)
     elif step == "04-help":
-        driver.key("question")
-        driver.wait_frame(mark, what="a frame after ?")
+        press("question")
     elif step == "05-goto":
-        driver.key("Escape")
-        driver.key("colon")
-        driver.type("Lis")
-        driver.wait_frame(mark, what="a frame after : Lis")
+        press("Escape")
+        press("colon")
+        press(text="Lis")
     elif step == "06-table":
-        driver.key("Escape")
-        driver.type("2")
-        driver.wait_frame(mark, lambda size, screen: screen.startswith("table:"), what="the Table")
+        press("Escape")
+        press(text="2", predicate=lambda size, screen: screen.startswith("table:"), what="the Table")
     elif step == "07-cards":
-        driver.type("3")
-        driver.wait_frame(mark, lambda size, screen: screen.startswith("cards:"), what="the Cards")
+        press(text="3", predicate=lambda size, screen: screen.startswith("cards:"), what="the Cards")
     elif step == "08-post-form":
-        driver.type("1")
-        driver.type("p")
-        driver.wait_frame(mark, what="the posting form")
+        press(text="1", predicate=lambda size, screen: screen.startswith("map:"), what="the Map")
+        press(text="p", what="the posting form")
     elif step == "09-post-preview":
         driver.type("Mountain View")
-        driver.key("Return")
+        press("Return")
         driver.type("github.com/real-terminals")
-        driver.key("Return")
-        driver.wait_frame(mark, what="the preview")
+        press("Return", what="the preview")
     elif step == "10-posted":
-        driver.key("Return")
-        driver.wait_frame(mark, what="the map after posting")
+        press("Return", what="the map after posting")
     elif step == "11-yn-dialog":
-        driver.type("D")
-        driver.wait_frame(mark, what="the delete question")
+        press(text="D", what="the delete question")
     elif step == "12-resize":
-        driver.type("n")
+        press(text="n", what="the question closed")
+        mark = driver.mark()
         driver.resize_cells(*RESIZED)
-        driver.wait_frame(mark, lambda size, screen: size != (cols, rows) and screen.startswith("map:"), what="a resized frame")
+        driver.wait_frame(mark, lambda size, screen: size != (cols, rows) and screen.startswith("map:"), 30,
+                          "a frame at the new size")
     elif step == "13-suspended":
         driver.key("ctrl+z")
-        time.sleep(0.3)  # the shell's "Stopped" has no trace line: its text is waited for by whoever looks
+        driver.wait_stopped()
     elif step == "14-resumed":
-        driver.type("fg")
-        driver.key("Return")
-        driver.wait_frame(mark, what="a frame after fg")
+        if driver.app_state() == "T":
+            press("Return", text="fg", what="a frame after fg")
     elif step == "15-quit":
         driver.type("q")
+        driver.wait_exited()
     return shoot()
+
+
+def app_process(app, trace):
+    """The pid of the app run with this trace file (its environment names it), or None."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.readlink(f"/proc/{entry}/exe") != app:
+                continue
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                if f"ONTHEMAP_TRACE={trace}".encode() in handle.read().split(b"\0"):
+                    return int(entry)
+        except OSError:
+            continue
+    return None
+
+
+def process_state(pid):
+    """R, S, T (stopped), … or None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
 
 
 class Twin:
@@ -685,11 +759,17 @@ class Twin:
                  "06-table": "Updated", "08-post-form": "Where are you studying", "09-post-preview": "[ Finish ]",
                  "10-posted": "pins here", "11-yn-dialog": "Delete your pin?", "12-resize": "pins here",
                  "13-suspended": "Stopped", "14-resumed": "pins here", "15-quit": "[exit"}
+        self.notes = []
         try:
             for step in STEPS:
                 def shoot():
                     if step in waits:
-                        driver.wait_text(waits[step])
+                        try:
+                            driver.wait_text(waits[step], timeout=10 if step == "13-suspended" else 30)
+                        except StepFailure as failure:
+                            if step != "13-suspended":
+                                raise
+                            self.notes.append(f"{step}: {failure} (the app's state: {driver.app_state()})")
                     return driver.settle()
                 self.screens[step] = drive(driver, step, shoot, cols, rows)
         except Exception as error:
@@ -725,8 +805,11 @@ class Session:
         self.work = tempfile.mkdtemp(prefix=f"{terminal}-{background}-", dir=work)
         self.result = Result(terminal, background)
         self.grid = None
-        self.map_colours = []  # the map's colours as this terminal shows them (measured on the map)
-        self.map_kind = None
+        theme = "light" if re.search(r"--theme[= ]light", " ".join(args.app_arg)) else "dark"
+        # The map's colours: the theme's sea and land until the map is seen (take_map_colours).
+        self.map_colours = [THEME_SEA[theme], THEME_LAND[theme]]
+        self.theme_seen = None
+        self.flags = set()
         self.display = self.process = None
 
     def shot_path(self, step, suffix=""):
@@ -750,11 +833,24 @@ class Session:
                "XDG_DATA_HOME": os.path.join(self.home.root, ".local", "share"),
                "XDG_RUNTIME_DIR": os.path.join(self.home.root, "runtime"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
                "USER": os.environ.get("USER", "root"), **extra}
-        log = open(os.path.join(self.work, "terminal.log"), "w")
+        failures = []
+        for attempt in (1, 2):  # a GL terminal now and then fails its first start under Xvfb
+            window, why = self.launch(argv, env, attempt)
+            if window:
+                break
+            failures.append(why)
+        if window is None:
+            raise SkipTerminal(f"{self.terminal} cannot start here: " + "; then ".join(failures))
+        self.driver = XDriver(self.home, self.display.name, window, lambda: self.grid)
+        time.sleep(0.5)  # the shell's first prompt; keys typed before it are kept by the pty anyway
+
+    def launch(self, argv, env, attempt):
+        """Starts the terminal; (its window, None) or (None, why not)."""
+        path = os.path.join(self.work, f"terminal-{attempt}.log")
+        log = open(path, "w")
         self.process = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.time() + self.args.start_timeout
-        window = None
-        while time.time() < deadline and self.process.poll() is None and window is None:
+        while time.time() < deadline and self.process.poll() is None:
             out = xdo(self.display.name, "search", "--onlyvisible", "--name", ".").stdout.decode().split()
             best = None
             for candidate in out:
@@ -764,19 +860,18 @@ class Session:
                     continue
                 if geometry[2] >= 200 and geometry[3] >= 100 and (best is None or geometry[2] * geometry[3] > best[0]):
                     best = (geometry[2] * geometry[3], candidate)
-            window = best[1] if best else None
-            if window is None:
-                time.sleep(0.25)
-        if window is None:
-            log.flush()
-            said = open(os.path.join(self.work, "terminal.log"), errors="replace").read().strip().splitlines()
-            status = self.process.poll()
-            why = f"exited with status {status}" if status is not None else f"no window within {self.args.start_timeout} s"
-            raise SkipTerminal(f"{self.terminal} cannot start here: {why}" + (f" ({said[-1][:200]})" if said else ""))
-        self.driver = XDriver(self.home, self.display.name, window, lambda: self.grid)
-        time.sleep(0.5)  # the shell's first prompt; keys typed before it are kept by the pty anyway
+            if best:
+                return best[1], None
+            time.sleep(0.25)
+        log.flush()
+        said = [line for line in open(path, errors="replace").read().splitlines() if line.strip()]
+        status = self.process.poll()
+        if status is None:
+            self.close_terminal()
+        why = f"exited with status {status}" if status is not None else f"no window within {self.args.start_timeout:.0f} s"
+        return None, why + (f" ({said[0][:200]})" if said else "")
 
-    def close(self):
+    def close_terminal(self):
         if self.process and self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGTERM)
@@ -787,6 +882,9 @@ class Session:
                 except ProcessLookupError:
                     pass
                 self.process.wait()
+
+    def close(self):
+        self.close_terminal()
         if self.display:
             self.display.close()
 
@@ -817,21 +915,36 @@ class Session:
         # MainScreen.contentRect: rows 3 ..< rows-2; MapPane.mapRect: all but its last row (the legend).
         return self.grid.box(0, 3, cols, rows - 6)
 
-    def classify_map(self, shot, cols, rows):
-        bg, fg, others = self.area(shot, self.map_box(cols, rows))
-        coloured = 1 - bg - fg
+    def app_draws_pictures(self):
+        reason = self.home.graphics_reason() or ""
+        return bool(reason) and not reason.endswith("Braille") and "Braille" not in reason.split(":")[-1]
+
+    def classify(self, shot, box):
+        """picture | blank (no picture where the app sent one: only the names are text) | braille | blank."""
+        bg, fg, others = self.area(shot, box)
         if bg < 0.35 and others and others[0][1] > 0.2:
-            kind = "picture"
-        elif coloured >= 0.015:
-            kind = "braille"
-        else:
-            kind = "blank"
-        return kind, bg, others
+            return "picture", bg, others
+        if self.app_draws_pictures():
+            return "blank (no picture; only the names, as text)", bg, others
+        return ("braille" if 1 - bg - fg >= 0.015 else "blank"), bg, others
+
+    def take_map_colours(self, kind, others):
+        """The colours that mean "the map" in this run: the theme's sea and land as the app
+        paints them (MapPixelPalette), the picture's two commonest colours as this terminal shows
+        them, or the Braille map's commonest colour where the app draws no picture."""
+        if kind == "picture":
+            theme = "light" if near(others[0][0], THEME_SEA["light"], 8) else "dark"
+            wanted = [THEME_SEA[theme], THEME_LAND[theme]]
+            measured = [c for c, share in others[:2] if share > 0.03]
+            self.map_colours = wanted + [c for c in measured if not any(near(c, w, 4) for w in wanted)]
+            self.theme_seen = theme
+        elif kind == "braille" and others and not self.map_colours:
+            self.map_colours = [others[0][0]]
 
     def map_colours_in(self, shot, box):
         if not self.map_colours:
             return 0, 0.0
-        return share_of(shot.counts(box), self.map_colours, tolerance=6)
+        return share_of(shot.counts(box), self.map_colours, tolerance=4)
 
     def check_clean(self, shot, box, what, problems, step, limit=0.002):
         hits, share = self.map_colours_in(shot, box)
@@ -840,13 +953,23 @@ class Session:
             outline(shot, [box], self.shot_path(step, "-checked"))
         return share
 
-    def check_text(self, shot, meant, box, what, problems, seen, threshold=0.7, lines=1):
-        read = ocr(shot, box, self.work, lines=lines)
-        score, missed = word_match(meant, read)
-        seen.append(f"{what}: read {read!r} (meant {meant!r}, {score:.0%})")
+    def read_until(self, shot, meant, box_of, what, problems, seen, threshold=0.7, lines=1, timeout=12):
+        """tesseract's reading of box_of(grid) compared with `meant`; while it falls short, a new
+        screenshot (the terminal may still be drawing), until `timeout`. Returns the last shot."""
+        deadline = time.time() + timeout
+        while True:
+            read = ocr(shot, box_of(self.grid), self.work, lines=lines)
+            score, missed = word_match(meant, read)
+            if score >= threshold or time.time() > deadline:
+                break
+            time.sleep(0.5)
+            shot = self.driver.settle()
+            save(shot, os.path.join(self.work, "poll.png"), self.work)
+            self.grid = find_grid(shot, self.grid.cols, self.grid.rows, self.fg) or self.grid
+        seen.append(f"{what}: read {' | '.join(read.splitlines())!r} (meant {meant!r}: {score:.0%} of its words)")
         if score < threshold:
             problems.append(f"{what} misread: {score:.0%} of the words; missed {missed[:6]}; read {read[:120]!r}")
-        return read
+        return shot
 
     def look(self, step, twin_screen, cols, rows):
         """Checks the settled screenshot after `step`; returns (problems, what was seen, shot)."""
@@ -857,26 +980,39 @@ class Session:
                 problems.append(f"no 'Log In' read on the login screen: {text[:160]!r}")
             seen.append("login screen read: " + " ".join(text.split())[:160])
             return problems, seen, shot
-        shot = self.driver.settle()
-        save(shot, os.path.join(self.work, "latest.png"), self.work)
         if step in ("13-suspended", "15-quit"):
+            state = self.driver.app_state()
+            if step == "13-suspended":
+                seen.append(f"the app's process state after Ctrl-Z: {state}")
+                if state != "T":
+                    self.flags.add("fg-skipped")
+                    problems.append(f"Ctrl-Z did not stop the app (its process state is {state}, not T)")
+            else:
+                seen.append(f"the app's process after q: {'gone' if state in (None, 'Z') else state}")
+                if state not in (None, "Z"):
+                    problems.append(f"the app is still running after q (state {state})")
             needle = "Stopped" if step == "13-suspended" else "exit"
             # The shell's lines are at the top: the app's screen was the alternate one.
             top = self.grid.box(0, 0, self.grid.cols, 8) if self.grid else (0, 0, 10 ** 4, 160)
-            shot, text = self.wait_ocr(lambda s: top, needle, lines=6, scale=300)
-            seen.append("shell read: " + " ".join(text.split())[:200])
-            if needle.lower() not in text.lower():
+            shot, text = self.wait_ocr(lambda s: top, needle, lines=6, scale=300,
+                                       timeout=15 if state in ("T", None, "Z") else 3)
+            seen.append("shell read: " + " | ".join(text.split("\n"))[:200])
+            if state in ("T", None, "Z") and needle.lower() not in text.lower():
                 problems.append(f"the shell's {needle!r} not read: {text[:160]!r}")
             if step == "15-quit" and "exit 0" not in text:
                 problems.append("the app's exit status is not 0 (or not read)")
-            hits, share = share_of(shot.counts((0, 0, shot.width, shot.height), step=1), self.map_colours, 6) \
-                if self.map_colours else (0, 0.0)
-            seen.append(f"map colours left on screen: {hits} px ({share:.2%})")
-            if share > 0.001:
-                problems.append(f"the map is left on the screen {'while suspended' if step == '13-suspended' else 'after quit'}:"
-                                f" {hits} px ({share:.1%}) of map colour")
-                outline(shot, [(0, 0, shot.width, shot.height)], self.shot_path(step, "-checked"))
+            if state in ("T", None, "Z"):
+                hits, share = self.map_colours_in(shot, (0, 0, shot.width, shot.height))
+                seen.append(f"map colours left on screen: {hits} px ({share:.2%})")
+                if share > 0.001:
+                    problems.append(f"the map is left on the screen {'while suspended' if step == '13-suspended' else 'after quit'}:"
+                                    f" {hits} px ({share:.1%}) of map colour")
+                    outline(shot, [(0, 0, shot.width, shot.height)], self.shot_path(step, "-checked"))
             return problems, seen, shot
+        if step == "14-resumed" and "fg-skipped" in self.flags:
+            seen.append("the app was not stopped: fg not typed")
+        shot = self.driver.settle()
+        save(shot, os.path.join(self.work, "latest.png"), self.work)
         grid = find_grid(shot, cols, rows, self.fg)
         if grid is None:
             problems.append("no footer bar found (reverse video on the last row): cannot place the cells")
@@ -884,81 +1020,60 @@ class Session:
         self.grid = grid
         seen.append(repr(grid))
         lines = twin_screen or []
+        if not lines:
+            seen.append(f"no twin text at {cols}x{rows}: text checks and overlay boxes skipped")
         if step in ("02-map", "03-zoom-pan", "10-posted", "12-resize", "14-resumed"):
-            kind, bg, others = self.classify_map(shot, cols, rows)
+            if lines:
+                legend = re.sub(r"^\s*new: .*? · ", "", lines[rows - 3]) if len(lines) > rows - 3 else ""
+                shot = self.read_until(shot, legend, lambda g: g.box(0, rows - 3, cols, 1), "scale line", problems, seen)
+                footer = footer_keys(lines[rows - 1])
+                shot = self.read_until(shot, footer, lambda g: g.box(0, rows - 1, len(footer) + 2, 1), "footer",
+                                       problems, seen, timeout=3)
+            kind, bg, others = self.classify(shot, self.map_box(cols, rows))
             top = ", ".join(f"{c} {s:.0%}" for c, s in others[:3])
             seen.append(f"map area: {kind} (background {bg:.0%}; other colours {top})")
+            self.take_map_colours(kind, others)
             if step == "02-map":
-                self.map_kind = kind
-                if kind == "picture":
-                    self.map_colours = [c for c, s in others[:2] if s > 0.03]
-                elif kind == "braille":
-                    self.map_colours = [c for c, s in others[:1]]
-                seen.append(f"map colours taken for the overlay checks: {self.map_colours}")
-                sea = THEME_SEA["light" if "light" in " ".join(self.args.app_arg) else "dark"]
-                if kind == "picture" and not near(others[0][0], sea, 8):
-                    seen.append(f"note: the picture's commonest colour {others[0][0]} is not the theme's sea {sea}")
+                seen.append(f"map colours for the other checks: {self.map_colours}")
             expected = EXPECTED[self.terminal]
             if expected == "braille" and kind != "braille":
                 problems.append(f"map area is {kind}, expected Braille (this terminal shows no pictures)")
             elif expected != "braille" and kind != "picture":
                 problems.append(f"map area is {kind}, expected a picture ({expected})")
-            if lines:
-                legend = lines[rows - 3] if len(lines) > rows - 3 else ""
-                self.check_text(shot, legend, grid.box(0, rows - 3, cols, 1), "scale line", problems, seen)
-                self.check_text(shot, footer_keys(lines[rows - 1]), grid.box(0, rows - 1, cols // 2 + cols // 6, 1),
-                                "footer", problems, seen)
         elif step in ("04-help", "05-goto", "08-post-form", "09-post-preview", "11-yn-dialog"):
             title = {"04-help": "Keys", "05-goto": "Go to", "08-post-form": "Post your location",
                      "09-post-preview": "Post your location", "11-yn-dialog": "Delete your pin?"}[step]
             found = find_box(lines, title) if lines else None
             if found is None:
-                problems.append(f"the twin drew no box titled {title!r}: cannot place the overlay")
+                if lines:
+                    problems.append(f"the twin drew no box titled {title!r}: cannot place the overlay")
                 return problems, seen, shot
             col, row, w, h = found
             seen.append(f"overlay {title!r} at cells {found} (from the twin)")
             inside = grid.box(col + 1, row + 1, w - 2, h - 2)
+            # Its text first: it waits for the terminal to have drawn it.
+            if step in ("04-help", "05-goto", "11-yn-dialog"):
+                first = row + (2 if step == "05-goto" else 1)
+                meant = [line[col + 1:col + w - 1].strip() for line in lines[first:row + h - 1]]
+                meant = [m for m in meant if m]
+                what = {"04-help": "help text", "05-goto": "completions", "11-yn-dialog": "dialog text"}[step]
+                shot = self.read_until(shot, " ".join(meant), lambda g: g.box(col + 1, first, w - 2, row + h - 1 - first),
+                                       what, problems, seen, threshold=0.6, lines=max(2, len(meant)))
             if step == "09-post-preview":
                 # PostingScreen: the preview's map is (inner.x, inner.y + 10, inner.width, 10) with
                 # inner = the box less its frame and a margin of 2 columns.
                 mini = (col + 2, row + 1 + 10, w - 4, max(0, h - 2 - 2 - 10))
-                mini_box = grid.box(*mini)
-                kind = "blank"
-                bgs, fgs, others = self.area(shot, mini_box)
-                if bgs < 0.35 and others and others[0][1] > 0.2:
-                    kind = "picture"
-                elif 1 - bgs - fgs > 0.015:
-                    kind = "braille"
-                seen.append(f"preview map {mini}: {kind}")
+                kind, _, _ = self.classify(shot, grid.box(*mini))
+                seen.append(f"preview map at cells {mini}: {kind}")
                 if EXPECTED[self.terminal] != "braille" and kind != "picture":
                     problems.append(f"the preview's map is {kind}, expected a picture")
-                # The form above and below the preview.
                 above = grid.box(col + 1, row + 1, w - 2, mini[1] - row - 1)
                 below = grid.box(col + 1, mini[1] + mini[3], w - 2, row + h - 1 - mini[1] - mini[3])
                 share = max(self.check_clean(shot, above, "the form (above the preview)", problems, step),
                             self.check_clean(shot, below, "the form (below the preview)", problems, step))
             else:
                 share = self.check_clean(shot, inside, f"the {title!r} box", problems, step)
-            seen.append(f"map colour inside: {share:.2%}")
-            if step == "04-help":
-                read = ocr(shot, grid.box(col, row, w, 1), self.work)
-                seen.append(f"help title read: {read!r}")
-                if "keys" not in read.lower():
-                    problems.append(f"the help box's title not read: {read!r}")
-            if step == "05-goto":
-                meant = [line[col + 1:col + w - 1].strip() for line in lines[row + 2:row + h - 1]]
-                meant = [m for m in meant if m]
-                seen.append(f"completions meant: {meant}")
-                read = ocr(shot, grid.box(col + 1, row + 2, w - 2, h - 3), self.work, lines=len(meant) or 1)
-                score, missed = word_match(" ".join(meant), read)
-                seen.append(f"completions read: {' | '.join(read.splitlines())!r} ({score:.0%})")
-                if score < 0.7:
-                    problems.append(f"completions misread: {score:.0%}; missed {missed[:6]}")
-            if step == "11-yn-dialog":
-                read = ocr(shot, inside, self.work, lines=h)
-                seen.append(f"dialog read: {' '.join(read.split())!r}")
-                if "y / n" not in read and "y/n" not in read.replace(" ", ""):
-                    problems.append(f"the dialog's 'y / n' not read: {read[:120]!r}")
+            seen.append(f"map colour inside the box: {share:.2%}")
         elif step in ("06-table", "07-cards"):
             content = grid.box(0, 3, cols, rows - 5)
             share = self.check_clean(shot, content, "the " + ("Table" if step == "06-table" else "Cards") + " pane", problems, step)
@@ -968,33 +1083,35 @@ class Session:
         return problems, seen, shot
 
     def check_table(self, shot, lines, cols, rows, problems, seen):
-        """Each data row: its name read (the twin's names, column 2 on), and its text far enough
-        from its background (the zebra rows)."""
+        """Each data row's name (the twin's, from column 2): read by tesseract, and its text far
+        enough from its background (WCAG contrast ratio of the cell's two main colours >= 3)."""
         name_width = max(10, cols * 20 // 100)
-        unreadable, misread = [], []
+        unreadable, misread, rows_seen = [], [], 0
         for row in range(4, rows - 2):
             if row >= len(lines):
                 break
             name = lines[row][2:2 + name_width].strip()
             if not name:
                 continue
-            box = self.grid.box(0, row, cols, 1)
+            rows_seen += 1
+            box = self.grid.box(2, row, min(name_width, len(name) + 1), 1)
             counter = shot.counts(box)
-            (first, n1), *rest = counter.most_common(6) + [((0, 0, 0), 0)]
-            second = next((c for c, n in rest if n > 0.01 * sum(counter.values()) and abs(luminance(c) - luminance(first)) > 1),
-                          None)
-            contrast = abs(luminance(first) - luminance(second)) if second else 0
-            if contrast < 60:
-                unreadable.append(f"row {row} ({name!r}): text {second} on {first}")
+            background = counter.most_common(1)[0][0]
+            ink = [(c, n) for c, n in counter.items() if abs(luminance(c) - luminance(background)) > 24]
+            text = max(ink, key=lambda item: (abs(luminance(item[0]) - luminance(background)), item[1]))[0] if ink else None
+            ratio = contrast_ratio(text, background) if text else 1.0
+            if ratio < 3:
+                unreadable.append(f"row {row} {name!r}: text {text} on {background} (contrast {ratio:.1f})")
             read = ocr(shot, self.grid.box(2, row, name_width, 1), self.work)
             score, _ = word_match(name, read)
             if score < 0.5:
                 misread.append(f"{name!r}→{read!r}")
-        seen.append(f"table: {len(unreadable)} rows with little contrast; names misread: {len(misread)}")
+        seen.append(f"table: {rows_seen} rows; {len(unreadable)} with too little contrast; {len(misread)} names misread")
         if unreadable:
-            problems.append("Table rows unreadable: " + "; ".join(unreadable[:4]) + (" …" if len(unreadable) > 4 else ""))
+            problems.append(f"Table rows unreadable ({len(unreadable)} of {rows_seen}): " + "; ".join(unreadable[:3])
+                            + (" …" if len(unreadable) > 3 else ""))
         if misread:
-            problems.append(f"Table names misread ({len(misread)}): " + ", ".join(misread[:5]))
+            problems.append(f"Table names misread ({len(misread)} of {rows_seen}): " + ", ".join(misread[:5]))
 
     def run(self):
         started = time.time()
@@ -1162,6 +1279,8 @@ def main():
         twin = Twin(work, args.app, args.app_arg, args.cols, args.rows)
         if twin.error:
             print(f"# the tmux twin stopped: {twin.error} (checks that need its text fail)", flush=True)
+        for note in twin.notes:
+            print(f"# the tmux twin: {note}", flush=True)
         twins = {(args.cols, args.rows): twin, RESIZED: twin}  # the twin's resize step is at RESIZED
         for terminal in terminals:
             for background in backgrounds:
