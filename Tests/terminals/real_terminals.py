@@ -274,38 +274,43 @@ class Grid:
         return f"Grid(origin=({self.x0},{self.y0}), cell={self.cell_w:.2f}x{self.cell_h:.2f}, {self.cols}x{self.rows})"
 
 
-def find_grid(shot, cols, rows, bar_colour):
-    """The footer bar: from the bottom up, the first run of pixel rows more than half of whose
-    pixels are the terminal's foreground colour (reverse video); its columns give the grid's
-    left and right edges, its height a cell's."""
-    def bar_share(y):
+def find_grid(shot, cols, rows, background):
+    """The footer bar: from the bottom up, the first run of pixel rows of one colour (over half of
+    each row), not the terminal's background, as tall as a cell can be; its columns give the
+    grid's left and right edges, its height a cell's. (Its colour is whatever the terminal makes
+    of reverse video.)"""
+    def dominant(y):
         start = y * shot.width * 3
         line = shot.data[start:start + shot.width * 3]
-        hits = sum(1 for px in zip(line[0::3], line[1::3], line[2::3]) if near(px, bar_colour, 24))
-        return hits / shot.width
+        colour, count = collections.Counter(zip(line[0::3], line[1::3], line[2::3])).most_common(1)[0]
+        return colour if count >= shot.width / 2 else None
     y = shot.height - 1
-    while y >= 0 and bar_share(y) < 0.5:
-        y -= 1
-    if y < 0:
+    found = None
+    while y >= 0 and found is None:
+        colour = dominant(y)
+        bottom = y
+        while y >= 0 and colour is not None and dominant(y) == colour:
+            y -= 1
+        if colour is None:
+            y -= 1
+            continue
+        height = bottom - y
+        if 8 <= height <= 40 and not near(colour, background, 10):
+            found = (colour, y + 1, bottom)
+    if found is None:
         return None
-    bottom = y
-    while y >= 0 and bar_share(y) >= 0.5:
-        y -= 1
-    top = y + 1
+    colour, top, bottom = found
     cell_h = bottom - top + 1
-    counter_cols = []
+    columns = []
     for x in range(shot.width):
-        hits = 0
-        for yy in range(top, bottom + 1):
-            if near(shot.pixel(x, yy), bar_colour, 24):
-                hits += 1
-        counter_cols.append(hits / cell_h)
-    columns = [x for x, share in enumerate(counter_cols) if share >= 0.2]
-    if not columns or cell_h < 6:
+        hits = sum(1 for yy in range(top, bottom + 1) if near(shot.pixel(x, yy), colour, 24))
+        # Not a window border of the same colour: the row above the bar (the filter line) is not.
+        if hits / cell_h >= 0.2 and not near(shot.pixel(x, max(0, top - cell_h // 2)), colour, 24):
+            columns.append(x)
+    if not columns:
         return None
     x0, x1 = columns[0], columns[-1]
-    cell_w = (x1 - x0 + 1) / cols
-    return Grid(x0, bottom + 1 - rows * cell_h, cell_w, cell_h, cols, rows)
+    return Grid(x0, bottom + 1 - rows * cell_h, (x1 - x0 + 1) / cols, cell_h, cols, rows)
 
 
 # MARK: - Terminals
@@ -965,7 +970,7 @@ class Session:
             time.sleep(0.5)
             shot = self.driver.settle()
             save(shot, os.path.join(self.work, "poll.png"), self.work)
-            self.grid = find_grid(shot, self.grid.cols, self.grid.rows, self.fg) or self.grid
+            self.grid = find_grid(shot, self.grid.cols, self.grid.rows, self.bg) or self.grid
         seen.append(f"{what}: read {' | '.join(read.splitlines())!r} (meant {meant!r}: {score:.0%} of its words)")
         if score < threshold:
             problems.append(f"{what} misread: {score:.0%} of the words; missed {missed[:6]}; read {read[:120]!r}")
@@ -1013,13 +1018,21 @@ class Session:
             seen.append("the app was not stopped: fg not typed")
         shot = self.driver.settle()
         save(shot, os.path.join(self.work, "latest.png"), self.work)
-        grid = find_grid(shot, cols, rows, self.fg)
+        grid = find_grid(shot, cols, rows, self.bg)
         if grid is None:
             problems.append("no footer bar found (reverse video on the last row): cannot place the cells")
             return problems, seen, shot
         self.grid = grid
         seen.append(repr(grid))
         lines = twin_screen or []
+        # A cell the app leaves empty (the top bar, between [ Logout ] and the title) shows the
+        # terminal's own background: a terminal that draws it otherwise is at fault, not the app.
+        if step in ("02-map", "06-table", "12-resize") and (not lines or lines[0][12:22].strip() == ""):
+            counter = shot.counts(grid.box(13, 0, 6, 1))
+            drawn = counter.most_common(1)[0][0]
+            if not near(drawn, self.bg, 10):
+                problems.append(f"the terminal draws its default background as {drawn}, not {self.bg} "
+                                "(a fault of the terminal here, with or without the app: see --control)")
         if not lines:
             seen.append(f"no twin text at {cols}x{rows}: text checks and overlay boxes skipped")
         if step in ("02-map", "03-zoom-pan", "10-posted", "12-resize", "14-resumed"):
@@ -1203,14 +1216,16 @@ def kitty_control(args, work):
         handle.write(CONTROL_SCRIPT)
     verdicts = []
     for variant, items in (("holed-first", [holed]), ("holed-after-opaque", [picture, "sleep2", holed]),
-                           ("holed-after-opaque-cursor-shown", ["cursor", picture, "sleep2", holed])):
+                           ("holed-after-opaque-cursor-shown", ["cursor", picture, "sleep2", holed]),
+                           ("white-background", [picture])):
+        background = "#ffffff" if variant == "white-background" else "#000000"
         display = Display(work)
         flag = os.path.join(work, f"{variant}.done")
         env = {"PATH": os.environ["PATH"], "DISPLAY": display.name, "HOME": work, "LIBGL_ALWAYS_SOFTWARE": "1",
                "XDG_RUNTIME_DIR": work, "LANG": "C.UTF-8"}
         process = subprocess.Popen(
             ["kitty", "--config", "NONE", "-o", "initial_window_width=80c", "-o", "initial_window_height=24c",
-             "-o", "window_padding_width=0", "-o", "background=#000000", "--title", "control", sys.executable, script,
+             "-o", "window_padding_width=0", "-o", f"background={background}", "--title", "control", sys.executable, script,
              flag, *items], env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             deadline = time.time() + 30
@@ -1221,9 +1236,16 @@ def kitty_control(args, work):
             shot = grab(display.name, window_geometry(display.name, windows[0]))
             path = os.path.join(args.shots, f"control-kitty-{variant}.png")
             save(shot, path, work)
-            hits, share = share_of(shot.counts((164, 84, 312, 152)), [(14, 18, 26), (37, 62, 45)], 8)
-            verdict = "the hole shows the terminal's background" if share < 0.01 else \
-                f"the hole shows picture pixels ({share:.0%}): stale pixels under transparency"
+            if variant == "white-background":
+                # Beside the picture (640x320 at the top left) the terminal's white background.
+                outside = shot.counts((660, 20, max(1, shot.width - 680), 300)).most_common(1)[0][0]
+                inside = shot.pixel(300, 40)
+                verdict = (f"beside the picture {outside} (white (255, 255, 255) expected), in it {inside} "
+                           f"(the sea (14, 18, 26) expected)")
+            else:
+                hits, share = share_of(shot.counts((164, 84, 312, 152)), [(14, 18, 26), (37, 62, 45)], 8)
+                verdict = "the hole shows the terminal's background" if share < 0.01 else \
+                    f"the hole shows picture pixels ({share:.0%}): stale pixels under transparency"
             verdicts.append((variant, verdict))
             print(f"control kitty {variant}: {verdict}; {path}")
         finally:
