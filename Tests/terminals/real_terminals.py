@@ -814,6 +814,7 @@ class Session:
         # The map's colours: the theme's sea and land until the map is seen (take_map_colours).
         self.map_colours = [THEME_SEA[theme], THEME_LAND[theme]]
         self.theme_seen = None
+        self.fault_bg = None  # the colour a terminal draws its default background with, when wrong
         self.flags = set()
         self.display = self.process = None
 
@@ -927,6 +928,10 @@ class Session:
     def classify(self, shot, box):
         """picture | blank (no picture where the app sent one: only the names are text) | braille | blank."""
         bg, fg, others = self.area(shot, box)
+        if self.fault_bg:  # the terminal's own (wrong) background is not the map
+            fault = sum(s for c, s in others if near(c, self.fault_bg, 10))
+            others = [(c, s) for c, s in others if not near(c, self.fault_bg, 10)]
+            bg += fault
         if bg < 0.35 and others and others[0][1] > 0.2:
             return "picture", bg, others
         if self.app_draws_pictures():
@@ -1031,6 +1036,7 @@ class Session:
             counter = shot.counts(grid.box(13, 0, 6, 1))
             drawn = counter.most_common(1)[0][0]
             if not near(drawn, self.bg, 10):
+                self.fault_bg = drawn
                 problems.append(f"the terminal draws its default background as {drawn}, not {self.bg} "
                                 "(a fault of the terminal here, with or without the app: see --control)")
         if not lines:
@@ -1189,6 +1195,9 @@ sys.stdout.write(('' if 'cursor' in sys.argv else '\\x1b[?25l') + '\\x1b[2J'); s
 for item in sys.argv[2:]:
     if item == 'cursor':
         continue
+    if item.startswith('text:'):
+        sys.stdout.write('\\x1b[4;6H' + item[5:]); sys.stdout.flush()
+        continue
     if item.startswith('sleep'):
         time.sleep(float(item[5:]))
     else:
@@ -1214,10 +1223,12 @@ def kitty_control(args, work):
     script = os.path.join(work, "control.py")
     with open(script, "w") as handle:
         handle.write(CONTROL_SCRIPT)
-    verdicts = []
+    verdicts, texts = [], {}
     for variant, items in (("holed-first", [holed]), ("holed-after-opaque", [picture, "sleep2", holed]),
                            ("holed-after-opaque-cursor-shown", ["cursor", picture, "sleep2", holed]),
-                           ("white-background", [picture])):
+                           ("white-background", [picture]),
+                           ("text-once", [picture, "sleep1", "text:pins here 100 of 100"]),
+                           ("text-rewritten", [picture, "text:0 of 0 pins here    ", "sleep1", "text:pins here 100 of 100"])):
         background = "#ffffff" if variant == "white-background" else "#000000"
         display = Display(work)
         flag = os.path.join(work, f"{variant}.done")
@@ -1242,6 +1253,15 @@ def kitty_control(args, work):
                 inside = shot.pixel(300, 40)
                 verdict = (f"beside the picture {outside} (white (255, 255, 255) expected), in it {inside} "
                            f"(the sea (14, 18, 26) expected)")
+            elif variant.startswith("text-"):
+                # Around the text (row 4, columns 6 on) over the picture: kept to compare the two.
+                cells = shot.counts((20, 35, 400, 60))
+                texts[variant] = cells
+                verdict = "text written over the picture"
+                if variant != "text-once" and "text-once" in texts:
+                    differ = sum((texts["text-once"] - cells).values()) + sum((cells - texts["text-once"]).values())
+                    verdict = ("the same as the text written once" if differ < 50 else
+                               f"{differ} px differ from the text written once: the old text still shows (ghosting)")
             else:
                 hits, share = share_of(shot.counts((164, 84, 312, 152)), [(14, 18, 26), (37, 62, 45)], 8)
                 verdict = "the hole shows the terminal's background" if share < 0.01 else \
