@@ -564,7 +564,13 @@ class TmuxDriver(Driver):
         return last
 
     def close(self):
+        socket = self.tmux("display-message", "-p", "#{socket_path}").stdout.strip()
         self.tmux("kill-server")
+        if socket and os.path.basename(socket) == self.socket:
+            try:
+                os.unlink(socket)  # tmux leaves it behind
+            except OSError:
+                pass
 
 
 class XDriver(Driver):
