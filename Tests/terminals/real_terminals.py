@@ -1314,8 +1314,12 @@ def main():
     terminals = [t for t in args.terminals.split(",") if t]
     backgrounds = [b for b in args.backgrounds.split(",") if b]
     results = []
-    if missing or not os.access(args.app, os.X_OK):
-        reason = f"missing: {', '.join(missing)}" if missing else f"the app {args.app} is not executable"
+    if not os.access(args.app, os.X_OK):  # the app missing is a failure, not a terminal that cannot start
+        print(f"the app {args.app} is not executable")
+        print("0 passed, 1 failed, 0 skipped")
+        return 1
+    if missing:
+        reason = f"missing: {', '.join(missing)}"
         for terminal in terminals:
             for background in backgrounds:
                 result = Result(terminal, background)
