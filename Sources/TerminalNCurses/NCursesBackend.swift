@@ -117,16 +117,33 @@ public final class NCursesBackend: Backend {
         endwin()
     }
 
-    /// Ctrl-Z: the picture deleted, the terminal given back, the process stopped (curses' own
-    /// SIGTSTP handler); on `fg`, everything is drawn again.
+    /// Ctrl-Z: the picture deleted, the terminal given back, the process stopped; on `fg`,
+    /// everything is drawn again. Done here, on the run loop's thread, rather than by raising
+    /// SIGTSTP for curses' own handler: the run loop runs on a worker thread that blocks SIGTSTP,
+    /// where a raised one stayed pending and the app never stopped (sent to the process instead,
+    /// the handler would run on another thread while this one went on drawing). So this thread
+    /// unblocks it and raises it with its default action: the stop begins on this thread, before
+    /// raise() returns, and stops every thread. In an orphaned process group (no shell to `fg`
+    /// it) the stop is discarded, and the app simply goes on.
     public func suspend() {
         removePictures()
-        // To the process, not this thread: raise() signals the calling thread, and the run loop
-        // may be on a worker thread that blocks SIGTSTP, where it stayed pending and the app
-        // never stopped. Any thread that takes it runs curses' handler, which stops the process.
-        kill(getpid(), SIGTSTP)
+        // A blank screen first: a Sixel picture's pixels stay until something is written over
+        // them, and the shell's lines would be written among them.
+        erase()
+        refresh()
+        endwin()
+        var stop = sigset_t()
+        var mask = sigset_t()
+        sigemptyset(&stop)
+        sigaddset(&stop, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &stop, &mask)
+        let handler = signal(SIGTSTP, SIG_DFL)
+        raise(SIGTSTP)
+        signal(SIGTSTP, handler)
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
         lastFrame = nil
         clearok(otm_stdscr(), true)
+        refresh()  // back in curses' program mode (raw, no echo) after endwin
     }
 
     public var size: (width: Int, height: Int) {

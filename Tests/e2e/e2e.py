@@ -354,6 +354,55 @@ def resize():
     wait_for("main", lambda text: "Where are you" not in text and "[ Refresh ]" in text, what="posting closed")
 
 
+def app_pid(session):
+    """The app's process in `session`'s pane: the shell's child."""
+    shell = tmux("display-message", "-p", "-t", session, "#{pane_pid}").stdout.strip()
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        with open(f"/proc/{shell}/task/{shell}/children") as handle:
+            children = handle.read().split()
+        if children:
+            return int(children[0])
+        time.sleep(0.1)
+    raise AssertionError("no app process in the pane")
+
+
+def process_state(pid):
+    with open(f"/proc/{pid}/stat") as handle:
+        return handle.read().rsplit(")", 1)[1].split()[0]
+
+
+@test("Ctrl-Z in a shell with job control stops the app (its process, not one thread); fg draws it again")
+def ctrl_z_stops():
+    # An interactive bash, as in a terminal: the app is a job in a process group of its own
+    # (start_app's `sh -c` would leave it in an orphaned group, where a stop is discarded).
+    environment = {
+        "TERM": "tmux-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": WORK, "PATH": os.environ.get("PATH", ""),
+        "XDG_DATA_HOME": f"{WORK}/data", "XDG_CACHE_HOME": f"{WORK}/cache", "XDG_STATE_HOME": f"{WORK}/state",
+        "XDG_CONFIG_HOME": f"{WORK}/config", "PS1": "shell$ ",
+    }
+    exports = " ".join(f"{key}='{value}'" for key, value in environment.items())
+    tmux("new-session", "-d", "-s", "suspend", "-x", "120", "-y", "40", f"env -i {exports} bash --norc --noprofile -i")
+    wait_text("suspend", "shell$")
+    typed("suspend", f"'{BIN}/onthemap' --server '{SERVER}'")
+    keys("suspend", "Enter")
+    log_in("suspend")
+    wait_for("suspend", lambda text: re.search(r"\d+ (?:of \d+ )?pins", text) is not None, what="the map")
+    pid = app_pid("suspend")
+    keys("suspend", "C-z")
+    wait_text("suspend", "Stopped")
+    assert process_state(pid) == "T", f"state {process_state(pid)} after Ctrl-Z: the app did not stop"
+    typed("suspend", "fg")
+    keys("suspend", "Enter")
+    wait_for("suspend", lambda text: "pins" in text and "[ Refresh ]" in text, what="drawn again after fg")
+    keys("suspend", "q")
+    wait_for("suspend", lambda text: text.rstrip().endswith("shell$"), what="the shell's prompt after quitting")
+    typed("suspend", 'echo "[exit $?]"')
+    keys("suspend", "Enter")
+    wait_text("suspend", "[exit 0]")
+    tmux("kill-session", "-t", "suspend")
+
+
 @test("a TERM without terminfo (xterm-ghostty, or kitty over ssh) -> drawn as xterm-256color, said once")
 def term_without_terminfo():
     start_app("noterm", SERVER, extra={"TERM": "xterm-onthemap-nowhere"})

@@ -918,9 +918,11 @@ class Session:
         """(background share, foreground share, [(colour, share)] of the other colours, biggest first)."""
         counter = shot.counts(box, step=2)
         total = sum(counter.values()) or 1
-        bg = sum(n for c, n in counter.items() if near(c, self.bg, 10)) / total
-        fg = sum(n for c, n in counter.items() if near(c, self.fg, 10)) / total
-        others = [(c, n / total) for c, n in counter.most_common(12) if not near(c, self.bg, 10) and not near(c, self.fg, 10)]
+        # The terminal's own colours are flat: a close tolerance keeps the light theme's sea
+        # (250, 250, 246) from counting as a white background.
+        bg = sum(n for c, n in counter.items() if near(c, self.bg, 3)) / total
+        fg = sum(n for c, n in counter.items() if near(c, self.fg, 3)) / total
+        others = [(c, n / total) for c, n in counter.most_common(12) if not near(c, self.bg, 3) and not near(c, self.fg, 3)]
         return bg, fg, others
 
     def map_box(self, cols, rows):
