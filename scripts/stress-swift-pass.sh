@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The stress check of #35: the parallel Swift pass (every suite but the server-process ones, as
-# scripts/swift-test-passes.sh runs it) N times in a row on a loaded machine — HOGS processes
+# The stress check of #35: the Swift passes that run suites in parallel (as
+# scripts/swift-test-passes.sh runs them: every suite but the command-line and server-process
+# ones, then the command-line suites) N times in a row on a loaded machine — HOGS processes
 # that keep a core busy each beside it — on a throwaway PostgreSQL cluster. It runs a copy of the
 # built test runner and the two programs it starts, so a build meanwhile changes nothing under
 # it. Prints each run's result and time, and "N passed, N failed" at the end. Not run by
@@ -38,9 +39,11 @@ passed=0
 failed=0
 for run in $(seq "$runs"); do
     started=$(date +%s)
-    # ServerProcessTests alone stay out, as in the parallel pass.
-    if ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash "$root/scripts/with-postgres.sh" \
-        "$copy/bin/onthemapPackageTests.xctest" --testing-library swift-testing --skip ServerProcessTests \
+    runner=("$copy/bin/onthemapPackageTests.xctest" --testing-library swift-testing)
+    # Both passes on one PostgreSQL cluster, as `make test` runs them.
+    # shellcheck disable=SC2016  # $@ is the inner shell's
+    if ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash "$root/scripts/with-postgres.sh" bash -c \
+        '"$@" --skip ServerProcessTests --skip OnTheMapCLITests && "$@" --filter OnTheMapCLITests' _ "${runner[@]}" \
         >"$logs/run-$run.log" 2>&1; then
         status=passed
         passed=$((passed + 1))
@@ -48,7 +51,7 @@ for run in $(seq "$runs"); do
         status=failed
         failed=$((failed + 1))
     fi
-    summary=$(grep -E "Test run with [0-9]+ tests" "$logs/run-$run.log" | tail -n 1 | sed 's/^[^T]*//')
+    summary=$(grep -E "Test run with [0-9]+ tests" "$logs/run-$run.log" | sed 's/^[^T]*//' | paste -sd ';' -)
     echo "run $run: $status in $(($(date +%s) - started)) s, load $(cut -d' ' -f1 /proc/loadavg): $summary"
     if [ "$status" = failed ]; then
         grep -E "recorded an issue|Fatal error|Crash|signal [0-9]+" "$logs/run-$run.log" | head -20 || true
