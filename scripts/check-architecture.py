@@ -107,11 +107,16 @@ def check_write_path():
               ("Sources/ClassRules/Writes/ClassWrites.swift", "let s: any WritableStorage")]
     assert len(write_path_problems(sample)) == 4, "the write-path check no longer catches what it should"
     files = [(str(path.relative_to(ROOT)), path.read_text()) for path in sorted((ROOT / "Sources").rglob("*.swift"))]
-    problems = write_path_problems(files)
+    return verdict(write_path_problems(files), "Writes around the one write path (ClassWrites):",
+                   f"Only the write path and the storages write ({len(files)} source files).")
+
+
+def verdict(problems, failure, success):
+    """Prints the problems under `failure` (1), or `success` (0)."""
     if problems:
-        print("Writes around the one write path (ClassWrites):\n  " + "\n  ".join(problems))
+        print(failure + "\n  " + "\n  ".join(problems))
         return 1
-    print(f"Only the write path and the storages write ({len(files)} source files).")
+    print(success)
     return 0
 
 
@@ -144,12 +149,8 @@ def check_processes():
     files = [(str(path.relative_to(ROOT)), path.read_text())
              for folder in ("Sources", "Tests") for pattern in ("*.swift", "*.c", "*.h")
              for path in sorted((ROOT / folder).rglob(pattern))]
-    problems = process_problems(files)
-    if problems:
-        print("Processes started around ChildProcess:\n  " + "\n  ".join(problems))
-        return 1
-    print(f"Every process starts through ChildProcess ({len(files)} files).")
-    return 0
+    return verdict(process_problems(files), "Processes started around ChildProcess:",
+                   f"Every process starts through ChildProcess ({len(files)} files).")
 
 
 def main():

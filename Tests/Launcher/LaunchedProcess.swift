@@ -143,26 +143,23 @@ public final class LaunchedProcess: @unchecked Sendable {
         var stderr = ChildProcess.Stream.null
         var outputRead: Int32?
         var errorRead: Int32?
+        /// A pipe the child writes and this side drains: the child's stream and this side's end.
+        func captured() throws -> (ChildProcess.Stream, Int32) {
+            let ends = try pipe()
+            childEnds.append(ends.write)
+            parentEnds.append(ends.read)
+            return (.descriptor(ends.write), ends.read)
+        }
         switch output {
         case .discard, .merged: break
         case .inherit: stdout = .inherit
-        case .capture:
-            let ends = try pipe()
-            stdout = .descriptor(ends.write)
-            childEnds.append(ends.write)
-            parentEnds.append(ends.read)
-            outputRead = ends.read
+        case .capture: (stdout, outputRead) = try captured()
         }
         switch errors {
         case .discard: break
         case .inherit: stderr = .inherit
         case .merged: stderr = stdout
-        case .capture:
-            let ends = try pipe()
-            stderr = .descriptor(ends.write)
-            childEnds.append(ends.write)
-            parentEnds.append(ends.read)
-            errorRead = ends.read
+        case .capture: (stderr, errorRead) = try captured()
         }
         do {
             child = try ChildProcess(
