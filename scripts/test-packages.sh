@@ -42,7 +42,7 @@ check "dpkg-deb -x both packages" bash -c "dpkg-deb -x '$client' '$root' && dpkg
 check "onthemap --help" bash -c "'$root/usr/bin/onthemap' --help | grep -q '^USAGE: onthemap'"
 check "onthemap-server --help" bash -c "'$root/usr/bin/onthemap-server' --help | grep -q '^USAGE: onthemap-server'"
 check "onthemap config (unpacked, empty XDG_CONFIG_HOME)" bash -c \
-    "XDG_CONFIG_HOME='$root/cfg' '$root/usr/bin/onthemap' config | grep -q '^theme  *dark  *(default)'"
+    "XDG_CONFIG_HOME='$root/cfg' '$root/usr/bin/onthemap' config | grep -q '^theme  *auto  *(default)'"
 for page in "$root"/usr/share/man/man1/*.1.gz; do
     check "man -l $(basename "$page")" bash -c \
         "out=\$(MANWIDTH=80 man -l '$page' 2>&1 >/dev/null); [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }; MANWIDTH=80 man -l '$page' | grep -q SYNOPSIS"
