@@ -31,13 +31,11 @@ public enum ImageProtocol: String, CaseIterable, Sendable {
     /// from the cursor. `id` names a Kitty image (to replace or delete it); `underText` puts a
     /// Kitty image below the cells' text and leaves the cursor where it was (the app's map,
     /// whose transparent cells show the text there).
-    /// `colors`: how many colour registers a Sixel picture may use (the terminal's, nil: 256).
     public func encode(
-        _ image: IndexedImage, columns: Int, rows: Int, cell: (width: Int, height: Int), id: Int = 1, underText: Bool = false,
-        colors: Int? = nil
+        _ image: IndexedImage, columns: Int, rows: Int, cell: (width: Int, height: Int), id: Int = 1, underText: Bool = false
     ) throws -> String {
         switch self {
-        case .sixel: String(decoding: Sixel.encode(colors.map { image.reduced(toColors: $0) } ?? image), as: UTF8.self)
+        case .sixel: String(decoding: Sixel.encode(image), as: UTF8.self)
         case .kitty:
             TerminalImage.kitty(png: try PNG.encode(image), columns: columns, rows: rows, id: id, underText: underText)
         case .iterm: TerminalImage.iterm(png: try PNG.encode(image), columns: columns, rows: rows)

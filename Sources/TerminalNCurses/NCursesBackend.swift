@@ -45,9 +45,10 @@ public final class NCursesBackend: Backend {
     }
 
     /// Opens the terminal. Refuses without a TTY on stdin and stdout. `graphics`: the image
-    /// protocol the terminal shows pictures with, and its cell size in pixels.
+    /// protocol the terminal shows pictures with, and its cell size in pixels. `terminalType`:
+    /// what `terminalType(_:)` found for `$TERM` (found here when not given).
     public init(
-        mouse: Bool, forceASCII: Bool, theme: Theme.Name = .dark,
+        mouse: Bool, forceASCII: Bool, theme: Theme.Name = .dark, terminalType: TerminalType? = nil,
         graphics: (imageProtocol: ImageProtocol, cell: (width: Int, height: Int))? = nil,
         sixelLimits: (pixels: (width: Int, height: Int)?, colors: Int?) = (nil, nil)
     ) throws {
@@ -64,11 +65,11 @@ public final class NCursesBackend: Backend {
         asciiOnly = forceASCII || otm_codeset_is_utf8() == 0
         // newterm, not initscr: initscr ends the process ("Error opening terminal") when $TERM has
         // no terminfo entry here, where newterm returns nil and the next entry can be tried.
-        let type = Self.terminalType(ProcessInfo.processInfo.environment["TERM"])
+        let type = terminalType ?? Self.terminalType(ProcessInfo.processInfo.environment["TERM"])
         guard let type, otm_newterm(type.name) != nil else {
             throw StartError(description: "no terminfo entry for TERM, nor for \(Self.fallbackTypes.joined(separator: ", "))")
         }
-        terminalType = type
+        self.terminalType = type
         isOpen = true
         NCursesBackend.installSignalHandlers()
         raw()  // not cbreak: Ctrl-S would stop output (XON/XOFF) and Ctrl-C arrives as a key to quit cleanly

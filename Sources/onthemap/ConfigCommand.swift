@@ -34,7 +34,7 @@ struct ConfigCommand: ParsableCommand {
     static func detect(_ settings: Settings) -> (graphics: GraphicsChoice, theme: (name: Theme.Name, reason: String)) {
         let setting = settings.graphics.value
         let environment = ProcessInfo.processInfo.environment
-        let askBackground = settings.theme.value == .auto && (environment["NO_COLOR"] ?? "").isEmpty
+        let askBackground = settings.theme.value.asksBackground(environment)
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             var theme = settings.theme.value.choose(background: nil, environment: environment)
             if askBackground, (environment["COLORFGBG"] ?? "").isEmpty {

@@ -54,20 +54,19 @@ struct TUICommand: AsyncParsableCommand {
                 url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
             } ?? "built-in server"
         // Said before curses owns the screen too, so that it stays in the scrollback; a toast repeats it.
-        let terminalNote = NCursesBackend.terminalType(environment["TERM"])?.note
-        if let terminalNote { FileHandle.standardError.write(Data("onthemap: \(terminalNote)\n".utf8)) }
+        let terminalType = NCursesBackend.terminalType(environment["TERM"])
+        if let note = terminalType?.note { FileHandle.standardError.write(Data("onthemap: \(note)\n".utf8)) }
         // Asked before curses owns the terminal: the answer to the query comes on stdin. The
         // background is asked for theme = auto (NO_COLOR makes any theme mono: nothing to pick).
-        let askBackground = settings.theme.value == .auto && (environment["NO_COLOR"] ?? "").isEmpty
         let detection = GraphicsDetection.detect(
             setting: settings.accessible.value ? .off : settings.graphics.value, environment: environment,
-            background: askBackground)
+            background: settings.theme.value.asksBackground(environment))
         let graphics = settings.accessible.value ? nil : detection
         let theme = settings.theme.value.choose(background: detection.answer?.background, environment: environment)
         let backend: NCursesBackend
         do {
             backend = try NCursesBackend(
-                mouse: settings.mouse.value, forceASCII: settings.ascii.value, theme: theme.name,
+                mouse: settings.mouse.value, forceASCII: settings.ascii.value, theme: theme.name, terminalType: terminalType,
                 graphics: graphics.flatMap { found in found.choice.imageProtocol.map { ($0, found.cellPixels) } },
                 sixelLimits: (detection.answer?.sixelGeometry, detection.answer?.colorRegisters))
         } catch {
@@ -86,7 +85,7 @@ struct TUICommand: AsyncParsableCommand {
         model.login.transportWarning = serverOptions.configuredServer.flatMap(URL.init(string:)).flatMap(
             PlainHTTPWarning.message(for:))
         if let stored { model.resume(stored.userSession, expectsEmail: serverOptions.effectiveDialect == .v1) }
-        if let note = backend.terminalType.note ?? terminalNote {
+        if let note = backend.terminalType.note {
             model.login.terminalNote = note
             model.show(toast: note, seconds: 8)
         }

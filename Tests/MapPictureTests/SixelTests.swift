@@ -76,7 +76,7 @@ import WorldMap
         var image = PixelMapRenderer().render(viewport, pins: PixelMapTests.pins, palette: palette)
         image.clear(cells: [false, true], columns: 2, cell: (width: 300, height: 300))
         try #require(image.colorCount > 6, "the map has more colours than the registers (\(image.colorCount))")
-        let sixel = try ImageProtocol.sixel.encode(image, columns: 60, rows: 15, cell: (10, 20), colors: 6)
+        let sixel = try ImageProtocol.sixel.encode(image.reduced(toColors: 6), columns: 60, rows: 15, cell: (10, 20))
         let registers = sixel.matches(of: /#(\d+);2;/).compactMap { Int($0.1) }
         #expect(!registers.isEmpty && registers.allSatisfy { $0 < 6 }, "\(registers)")
         #expect(Set(registers).count == registers.count, "each register defined once")

@@ -34,6 +34,12 @@ public enum ThemeSetting: String, Sendable, Hashable, CaseIterable {
         return (.dark, "the terminal did not tell its background: dark")
     }
 
+    /// Whether the terminal is asked for its background: for `auto`, unless NO_COLOR makes every
+    /// theme mono (nothing to pick).
+    public func asksBackground(_ environment: [String: String]) -> Bool {
+        self == .auto && (environment["NO_COLOR"] ?? "").isEmpty
+    }
+
     /// Whether text in the terminal's default colour is dark on it: relative luminance (WCAG)
     /// above the point where black and white text have equal contrast.
     public static func isLight(_ color: RGB) -> Bool { Contrast.luminance(color) > 0.179 }
