@@ -199,7 +199,7 @@ import Testing
         let task = Task {
             await exchange("http://hanging.test/", deadline: .seconds(120)) { _, _ in
                 lookup.yield()
-                _ = release.wait(timeout: .now() + 30)  // bounds a test of a lookup waited for inline
+                _ = release.wait(timeout: .now() + 120)  // bounds a test of a lookup waited for inline
                 return nil
             }
         }
@@ -208,7 +208,7 @@ import Testing
         let cancelled = clock.now
         task.cancel()
         #expect(failure(await task.value) == .cancelled)
-        #expect(clock.now - cancelled < .seconds(20), "well before the lookup returns (30 s)")
+        #expect(clock.now - cancelled < .seconds(60), "well before the lookup returns (120 s)")
     }
 
     @Test func theHostFieldNamesThePortOnlyWhenItIsNot80() throws {

@@ -177,7 +177,7 @@ import Testing
             socket.send(json: ["op": "subscribe", "requestId": 1, "query": ["className": "StudentLocation", "where": [:]]])
             guard await socket.next()?["op"] as? String == "subscribed" else { continue }
             // Nothing else happens: the next message is the end of the session. A read gives up
-            // after 10 s of silence, so the session's whole life is waited through.
+            // only after `silenceLimit` seconds of silence, longer than the session lives.
             let deadline = Date().addingTimeInterval(lifetime + 30)
             var ended: [String: Any]?
             while ended == nil, !socket.endedByPeer, socket.closeCode == nil, Date() < deadline { ended = await socket.next() }

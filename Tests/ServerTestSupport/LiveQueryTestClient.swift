@@ -15,10 +15,16 @@ public final class LiveQueryTestClient: @unchecked Sendable {
     /// Whether the server ended the connection (end of stream or reset; not a read timeout).
     public private(set) var endedByPeer = false
 
+    /// How long a read waits for a message before it gives up with `nil`. Every test waits for
+    /// an event the server will send (or for the server to close); this bound only ends a test
+    /// whose event never comes, so it is long enough for a loaded 2-core machine, where an event
+    /// took more than 10 s to arrive beside two CPU hogs.
+    public static let silenceLimit = 60
+
     /// Connects to `ws://127.0.0.1:<port>/` and completes the upgrade (throws unless 101).
     public init(port: Int, path: String = "/", headers: [String: String] = [:]) throws {
         socket = try RawSocket(port: port)
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: Self.silenceLimit, tv_usec: 0)
         setsockopt(socket.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
         socket.send(
@@ -45,24 +51,31 @@ public final class LiveQueryTestClient: @unchecked Sendable {
         send(String(decoding: (try? JSONSerialization.data(withJSONObject: object)) ?? Data(), as: UTF8.self))
     }
 
-    public func sendFrame(opcode: UInt8, _ payload: [UInt8]) -> Bool {
-        var frame: [UInt8] = [0x80 | opcode]
+    /// One frame; `masked: false` and `reservedBits` (RSV1–3 as 0x40, 0x20, 0x10) break RFC 6455
+    /// on purpose.
+    public func sendFrame(opcode: UInt8, _ payload: [UInt8], masked: Bool = true, reservedBits: UInt8 = 0) -> Bool {
+        let maskBit: UInt8 = masked ? 0x80 : 0
+        var frame: [UInt8] = [0x80 | (reservedBits & 0x70) | opcode]
         if payload.count < 126 {
-            frame.append(0x80 | UInt8(payload.count))
+            frame.append(maskBit | UInt8(payload.count))
         } else if payload.count <= 0xFFFF {
-            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+            frame += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         } else {
-            frame.append(0x80 | 127)
+            frame.append(maskBit | 127)
             for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8((payload.count >> shift) & 0xFF)) }
         }
-        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
-        frame += mask
-        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        if masked {
+            let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+            frame += mask
+            frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        } else {
+            frame += payload
+        }
         return frame.withUnsafeBytes { Glibc.send(socket.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == frame.count
     }
 
     /// The next text message as a JSON object; `nil` when the server closed the socket (or
-    /// nothing came for 10 s). Pings are answered; other control frames skipped.
+    /// nothing came for `silenceLimit` seconds). Pings are answered; other control frames skipped.
     public func next() async -> [String: Any]? {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: self.readMessage()) }
@@ -78,8 +91,9 @@ public final class LiveQueryTestClient: @unchecked Sendable {
     }
 
     private func readMessage() -> [String: Any]? {
-        // Pings answered for 10 s are still "nothing came" (the server pings an idle socket).
-        let deadline = Date().addingTimeInterval(10)
+        // Pings answered for the whole limit are still "nothing came" (the server pings an idle
+        // socket).
+        let deadline = Date().addingTimeInterval(TimeInterval(Self.silenceLimit))
         while true {
             guard let (opcode, payload) = readFrame() else { return nil }
             switch opcode {
