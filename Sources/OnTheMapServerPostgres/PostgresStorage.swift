@@ -74,12 +74,8 @@ final class PostgresStorage: WritableStorage {
 
     private func compile(_ query: ListQuery) -> (condition: String, bindings: [SQLValue]) {
         var compiler = SQLCompiler(dialect: .postgres)
-        var condition = compiler.condition(query.predicate)
-        var binds = compiler.binds
-        let visible = AccessSQL.condition(query.visibility, { "$\($0)" }, next: binds.count + 1)
-        if let extra = visible.sql { condition = "(\(condition)) AND \(extra)" }
-        if let bind = visible.bind { binds.append(.text(bind)) }
-        return (condition, binds)
+        let condition = compiler.whereCondition(query)
+        return (condition, compiler.binds)
     }
 
     /// The page and count of `query`, in one transaction whose `statement_timeout` is the query

@@ -55,13 +55,14 @@ package final class LiveQueryHub: Sendable {
         }
     }
 
-    /// The event a change means for one subscription, or `nil`: `where` and visibility decide on
-    /// the row before and after (docs/livequery.md's table).
+    /// The event a change means for one subscription, or `nil`: visibility and `where` decide on
+    /// the row before and after (docs/livequery.md's table). Visibility first: a subscriber's
+    /// pattern never runs on a row hidden from them, whose text its time would tell.
     func event(for change: LocationChange, _ subscription: Subscription, clientId: Int, requestId: Int) -> String? {
         guard change.seq == 0 || change.seq > subscription.since else { return nil }
         func matches(_ row: StoredLocation?) -> Bool {
             guard let row else { return false }
-            return subscription.query.predicate.matches(row) && visibility(row, subscription.caller)
+            return visibility(row, subscription.caller) && subscription.query.predicate.matches(row)
         }
         let before = matches(change.before)
         let after = matches(change.after)

@@ -11,8 +11,27 @@ package struct SQLCompiler {
 
     var dialect: Dialect = .sqlite
     package private(set) var binds: [SQLValue] = []
+    /// The rows the caller may see: the only rows a `$regex` of theirs runs on.
+    private var visibility: RowVisibility = .all
 
     package init(dialect: Dialect = .sqlite) { self.dialect = dialect }
+
+    /// The whole `WHERE` of `query`: the rows its caller may see, then its predicate. Every
+    /// `$regex` in the predicate is also guarded by that visibility inside a `CASE`, which both
+    /// databases evaluate lazily, so a caller's pattern never runs on a row hidden from them,
+    /// whatever order the planner gives the `AND`'s terms: how long a pattern takes on a hidden
+    /// row would tell its text (Docs/Access.md). The predicate's other terms stay plain, so
+    /// indexes still serve them.
+    package mutating func whereCondition(_ query: ListQuery) -> String {
+        visibility = query.visibility
+        let visible = visibleRows()  // first: SQLite numbers `?` in the order they are written
+        let predicate = condition(query.predicate)
+        return visible.map { "\($0) AND (\(predicate))" } ?? predicate
+    }
+
+    private mutating func visibleRows() -> String? {
+        AccessSQL.condition(visibility) { bind(.text($0)) }
+    }
 
     mutating func bind(_ value: SQLValue) -> String {
         binds.append(value)
@@ -22,7 +41,7 @@ package struct SQLCompiler {
         }
     }
 
-    package mutating func condition(_ predicate: Predicate) -> String {
+    private mutating func condition(_ predicate: Predicate) -> String {
         switch predicate {
         case .always: return "1 = 1"
         case .never: return "1 = 0"
@@ -36,22 +55,27 @@ package struct SQLCompiler {
         case .inList(let field, let values):
             return "\(field.column) IN (" + values.map { bind($0) }.joined(separator: ", ") + ")"
         case .regex(let field, let pattern, let options):
-            switch dialect {
-            case .sqlite:
-                return "onthemap_regexp(\(field.column), \(bind(.text(pattern))), \(bind(.text(options))))"
-            case .postgres:
-                // PostgreSQL's embedded options: i and x as in Parse; `w` makes ^ and $ match at
-                // line breaks (Parse's m). Its `.` already matches a newline (Parse's s).
-                let flags = options.compactMap { letter -> Character? in
-                    switch letter {
-                    case "i", "x": return letter
-                    case "m": return "w"
-                    default: return nil
-                    }
+            guard let visible = visibleRows() else { return regex(field, pattern, options) }
+            return "CASE WHEN \(visible) THEN \(regex(field, pattern, options)) ELSE 1 = 0 END"
+        }
+    }
+
+    private mutating func regex(_ field: LocationField, _ pattern: String, _ options: String) -> String {
+        switch dialect {
+        case .sqlite:
+            return "onthemap_regexp(\(field.column), \(bind(.text(pattern))), \(bind(.text(options))))"
+        case .postgres:
+            // PostgreSQL's embedded options: i and x as in Parse; `w` makes ^ and $ match at
+            // line breaks (Parse's m). Its `.` already matches a newline (Parse's s).
+            let flags = options.compactMap { letter -> Character? in
+                switch letter {
+                case "i", "x": return letter
+                case "m": return "w"
+                default: return nil
                 }
-                let prefixed = flags.isEmpty ? pattern : "(?\(String(flags)))" + pattern
-                return "\(field.column) ~ \(bind(.text(prefixed)))"
             }
+            let prefixed = flags.isEmpty ? pattern : "(?\(String(flags)))" + pattern
+            return "\(field.column) ~ \(bind(.text(prefixed)))"
         }
     }
 

@@ -6,15 +6,14 @@ package enum AccessSQL {
         LocationField.allCases.map(\.column).joined(separator: ", ")
         + ", hidden_at, hidden_reason, hidden_by"
 
-    /// The condition a list adds for `visibility`, and its one bound value (an account key), if any.
-    package static func condition(_ visibility: RowVisibility, _ p: (Int) -> String, next index: Int) -> (
-        sql: String?, bind: String?
-    ) {
+    /// The condition of the rows `visibility` lets a caller see (`nil`: every row); `bind` binds
+    /// its one value, an account key, and spells the placeholder.
+    package static func condition(_ visibility: RowVisibility, bind: (String) -> String) -> String? {
         switch visibility {
-        case .all: return (nil, nil)
-        case .public: return ("hidden_at IS NULL", nil)
-        case .publicAndOwn(let key): return ("(hidden_at IS NULL OR unique_key = \(p(index)))", key)
-        case .hiddenOnly: return ("hidden_at IS NOT NULL", nil)
+        case .all: return nil
+        case .public: return "hidden_at IS NULL"
+        case .publicAndOwn(let key): return "(hidden_at IS NULL OR unique_key = \(bind(key)))"
+        case .hiddenOnly: return "hidden_at IS NOT NULL"
         }
     }
 

@@ -140,10 +140,8 @@ package final class SQLiteStorage: WritableStorage {
     /// The list's statement, its count statement (when asked) and their bound values.
     private static func listSQL(_ query: ListQuery) -> (sql: String, countSQL: String?, binds: [DatabaseValue]) {
         var compiler = SQLCompiler(dialect: .sqlite)
-        let predicate = compiler.condition(query.predicate)
-        let visible = AccessSQL.condition(query.visibility, { _ in "?" }, next: compiler.binds.count + 1)
-        let condition = visible.sql.map { "(\(predicate)) AND \($0)" } ?? predicate
-        let binds = compiler.binds.map(\.databaseValue) + (visible.bind.map { [$0.databaseValue] } ?? [])
+        let condition = compiler.whereCondition(query)
+        let binds = compiler.binds.map(\.databaseValue)
         let sql = "SELECT \(AccessSQL.readColumns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT ? OFFSET ?"
         let countSQL = query.includeCount ? "SELECT COUNT(*) FROM student_location WHERE \(condition)" : nil
         return (sql, countSQL, binds)
@@ -239,13 +237,10 @@ package final class SQLiteStorage: WritableStorage {
 
     /// The query plan SQLite chooses for `query` (for the documentation and its test).
     package func queryPlan(_ query: ListQuery) async throws -> [String] {
-        var compiler = SQLCompiler(dialect: .sqlite)
-        let condition = compiler.condition(query.predicate)
-        let binds = compiler.binds
-        let sql = "EXPLAIN QUERY PLAN SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT ? OFFSET ?"
+        let (sql, _, binds) = Self.listSQL(query)
         return try await pool.read { db in
-            let arguments = StatementArguments(binds.map(\.databaseValue) + [query.limit.databaseValue, query.skip.databaseValue])
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { $0["detail"] as String? ?? "" }
+            let arguments = StatementArguments(binds + [query.limit.databaseValue, query.skip.databaseValue])
+            return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String? ?? "" }
         }
     }
 
