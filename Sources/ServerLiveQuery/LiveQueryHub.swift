@@ -17,6 +17,9 @@ package final class LiveQueryHub: Sendable {
         /// The change log's end when it subscribed: changes logged before (which the follower may
         /// still be delivering) are not its events — its `query` page has them.
         var since: Int64 = 0
+        /// When its own session token's session ends (seconds since 1970); `nil` when it has none
+        /// of its own (the socket's, if any, holds).
+        var sessionExpiresAt: Double? = nil
     }
 
     let visibility: LiveQueryVisibility
@@ -105,6 +108,15 @@ final class LiveQueryConnection: Sendable {
         /// Closes the socket because the session it was opened with ended (1000), after the
         /// messages queued so far.
         var sessionEnded: @Sendable () -> Void
+        /// Asks for `endIfSessionEnded` just after this time (seconds since 1970), instead of any
+        /// time asked before; `nil`: never.
+        var sessionEndsAt: @Sendable (Double?) -> Void
+    }
+
+    /// What a socket whose session ended is told before it is closed (no reconnect: the client
+    /// must log in again).
+    static var sessionEndedMessage: String {
+        LiveQueryReply.error(LiveQueryError(code: 209, "Invalid session token: the session ended; log in again"))
     }
 
     let clientId: Int
@@ -116,12 +128,22 @@ final class LiveQueryConnection: Sendable {
     private struct State {
         var subscriptions: [Int: LiveQueryHub.Subscription] = [:]
         var caller = Caller.anonymous
-        /// The session token of `connect`, if any.
+        /// The session token of `connect`, if any, and when its session ends (seconds since 1970).
         var sessionToken: String?
+        var sessionExpiresAt: Double?
         var connected = false
         var overflowed = false
         /// Messages handed to the socket and not yet written.
         var queued = 0
+
+        /// When the first of the sessions this socket holds ends: its own, or a subscription's.
+        var sessionEnds: Double? {
+            subscriptions.values.compactMap(\.sessionExpiresAt).reduce(sessionExpiresAt) { earliest, end in
+                earliest.map { min($0, end) } ?? end
+            }
+        }
+
+        func sessionEnded(now: Double = Date().timeIntervalSince1970) -> Bool { sessionEnds.map { $0 <= now } ?? false }
     }
 
     init(clientId: Int, address: String, queueLength: Int, socket: Socket) {
@@ -139,12 +161,15 @@ final class LiveQueryConnection: Sendable {
     /// `$regex` constraints in all of this socket's subscriptions.
     var regexCount: Int { state.withLockedValue { $0.subscriptions.values.reduce(0) { $0 + $1.query.predicate.regexCount } } }
 
-    func markConnected(caller: Caller, sessionToken: String?) {
-        state.withLockedValue {
+    func markConnected(caller: Caller, sessionToken: String?, sessionExpiresAt: Double?) {
+        let ends = state.withLockedValue {
             $0.connected = true
             $0.caller = caller
             $0.sessionToken = sessionToken
+            $0.sessionExpiresAt = sessionExpiresAt
+            return $0.sessionEnds
         }
+        socket.sessionEndsAt(ends)
     }
 
     /// The socket's own caller, as asked again.
@@ -170,15 +195,28 @@ final class LiveQueryConnection: Sendable {
     func subscription(_ requestId: Int) -> LiveQueryHub.Subscription? { state.withLockedValue { $0.subscriptions[requestId] } }
 
     func setSubscription(_ requestId: Int, _ subscription: LiveQueryHub.Subscription?) {
-        state.withLockedValue { $0.subscriptions[requestId] = subscription }
+        let ends = state.withLockedValue {
+            $0.subscriptions[requestId] = subscription
+            return $0.sessionEnds
+        }
+        socket.sessionEndsAt(ends)
     }
 
-    /// Queues a message; `false` (and the socket is being closed) when the queue was full.
+    /// Ends the socket (209, then a close) once a session it holds has ended: by its timer, and
+    /// before any message is queued, so that no count of sessions or timers lets an expired
+    /// socket receive anything.
+    func endIfSessionEnded() {
+        if state.withLockedValue({ $0.sessionEnded() }) { endSession(Self.sessionEndedMessage) }
+    }
+
+    /// Queues a message; `false` (and the socket is being closed) when the queue was full or
+    /// the socket's session has ended.
     @discardableResult
     func enqueue(_ message: String) -> Bool {
-        enum Outcome { case queued, refused, overflowed }
+        enum Outcome { case queued, refused, overflowed, sessionEnded }
         let outcome = state.withLockedValue { state -> Outcome in
             if state.overflowed { return .refused }
+            if state.sessionEnded() { return .sessionEnded }
             guard state.queued < queueLength else {
                 state.overflowed = true
                 return .overflowed
@@ -192,6 +230,9 @@ final class LiveQueryConnection: Sendable {
             return true
         case .overflowed:
             socket.overflowed()
+            return false
+        case .sessionEnded:
+            endSession(Self.sessionEndedMessage)
             return false
         case .refused:
             return false

@@ -21,13 +21,6 @@ package final class LiveQueryServer: Sendable {
     var limits: LiveQueryLimits { configuration.liveQuery }
     /// Sockets open per client address, and in all.
     private let open = NIOLockedValueBox<(byAddress: [String: Int], total: Int)>(([:], 0))
-    /// A timer per session expiry that a socket or subscription holds (keyed by account and
-    /// expiry, so reconnecting with one session adds none): when it passes, the account's sockets
-    /// ask their tokens again (`followCaller`), so a session that runs out ends its sockets then,
-    /// not at the account's next change. At most `maxExpiryTimers`; past that, an expired
-    /// session's socket ends at its account's next change.
-    private let expiryTimers = NIOLockedValueBox<[String: Task<Void, Never>]>([:])
-    static let maxExpiryTimers = 10_000
 
     package init(
         storage: any ServerStorage, configuration: ServerConfiguration, sessions: SessionAuthority,
@@ -96,22 +89,6 @@ package final class LiveQueryServer: Sendable {
     /// would end.
     package func closeAll() {
         for connection in hub.allConnections { connection.goAway() }
-        for timer in expiryTimers.withLockedValue({ timers in defer { timers = [:] }; return timers.values }) { timer.cancel() }
-    }
-
-    /// Calls `followCaller(accountKey:)` just after `expiresAt` (seconds since 1970).
-    private func watchExpiry(accountKey: String, expiresAt: Double) {
-        let key = "\(accountKey) \(expiresAt)"
-        expiryTimers.withLockedValue { timers in
-            guard timers[key] == nil, timers.count < Self.maxExpiryTimers else { return }
-            timers[key] = Task { [self] in
-                let wait = max(0, expiresAt - Date().timeIntervalSince1970) + 0.05
-                try? await Task.sleep(for: .seconds(wait))
-                guard !Task.isCancelled else { return }
-                expiryTimers.withLockedValue { _ = $0.removeValue(forKey: key) }
-                await followCaller(accountKey: accountKey)
-            }
-        }
     }
 
     /// Handles one message of a socket, in the order they came (the socket starts the next once
@@ -131,7 +108,8 @@ package final class LiveQueryServer: Sendable {
                 {
                     throw LiveQueryError(code: 119, "unauthorized: applicationId and restAPIKey do not match")
                 }
-                connection.markConnected(caller: try await caller(sessionToken), sessionToken: sessionToken)
+                let session = try await self.session(sessionToken)
+                connection.markConnected(caller: session.caller, sessionToken: sessionToken, sessionExpiresAt: session.expiresAt)
                 connection.enqueue(LiveQueryReply.connected(clientId: clientId))
             case .subscribe(let requestId, let query, let sessionToken), .update(let requestId, let query, let sessionToken):
                 requestIdOfMessage = requestId
@@ -145,9 +123,19 @@ package final class LiveQueryServer: Sendable {
                 }
                 try checkCost(of: query, replacing: existing, on: connection)
                 let token = sessionToken ?? existing?.sessionToken ?? connection.sessionToken
-                let caller = sessionToken == nil ? (existing?.caller ?? connection.caller) : try await caller(sessionToken)
+                // Its own token's session, or the one it had, or the socket's.
+                let session: (caller: Caller, expiresAt: Double?)
+                if let sessionToken {
+                    session = try await self.session(sessionToken)
+                } else if let existing {
+                    session = (existing.caller, existing.sessionExpiresAt)
+                } else {
+                    session = (connection.caller, nil)
+                }
                 let since = try await storage.changeLogEnd()
-                connection.setSubscription(requestId, .init(query: query, caller: caller, sessionToken: token, since: since))
+                connection.setSubscription(
+                    requestId,
+                    .init(query: query, caller: session.caller, sessionToken: token, since: since, sessionExpiresAt: session.expiresAt))
                 connection.enqueue(LiveQueryReply.subscription("subscribed", clientId: clientId, requestId: requestId))
             case .unsubscribe(let requestId):
                 requestIdOfMessage = requestId
@@ -217,7 +205,7 @@ package final class LiveQueryServer: Sendable {
                 if let known = resolved[token] { return known }
                 let caller: Caller?
                 do {
-                    caller = try await self.caller(token)
+                    caller = try await self.session(token).caller
                 } catch is LiveQueryError {
                     caller = nil
                 } catch {
@@ -245,8 +233,7 @@ package final class LiveQueryServer: Sendable {
     }
 
     private func endSession(_ connection: LiveQueryConnection) {
-        connection.endSession(
-            LiveQueryReply.error(LiveQueryError(code: 209, "Invalid session token: the session ended; log in again")))
+        connection.endSession(LiveQueryConnection.sessionEndedMessage)
     }
 
     /// The hidden rows a subscription saw or now sees differently under `caller`: `leave` or
@@ -273,19 +260,19 @@ package final class LiveQueryServer: Sendable {
         }
     }
 
-    /// The caller of a session token (its account and role, as for a REST request); `anonymous`
-    /// for no token; an error for a token that is not a live session (or a suspended account's).
-    /// Its session's expiry is watched from then on (`watchExpiry`).
-    private func caller(_ sessionToken: String?) async throws -> Caller {
-        guard let sessionToken else { return .anonymous }
+    /// The caller of a session token (its account and role, as for a REST request) and when its
+    /// session ends (seconds since 1970), which the socket that holds it keeps: it ends the
+    /// socket then, by timer and before any send; `anonymous` for no token; an error for a token
+    /// that is not a live session (or a suspended account's).
+    private func session(_ sessionToken: String?) async throws -> (caller: Caller, expiresAt: Double?) {
+        guard let sessionToken else { return (.anonymous, nil) }
         guard sessionToken.utf8.count <= 256,
             let session = try await CallerResolver(storage: storage, configuration: configuration, sessions: sessions)
                 .session(id: sessionToken)
         else {
             throw LiveQueryError(code: 209, "Invalid session token")
         }
-        if let accountKey = session.caller.accountKey { watchExpiry(accountKey: accountKey, expiresAt: session.expiresAt) }
-        return session.caller
+        return (session.caller, session.expiresAt)
     }
 
     /// The `query` op: the first page of the subscription's rows, newest first, as the REST list

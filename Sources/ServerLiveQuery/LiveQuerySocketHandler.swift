@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NIOCore
 import NIOWebSocket
@@ -12,6 +13,8 @@ import NIOWebSocket
 ///   written and drops a subscriber that stops reading (1008), the TCP connection a second later.
 /// - A ping every `pingSeconds`; a client that has not answered one by the next is closed (1001).
 /// - A socket that has not sent `connect` within `connectSeconds` is closed.
+/// - A socket whose session runs out is told (209) and closed then (`LiveQueryConnection`'s
+///   `sessionEnds`); the timer goes with the socket.
 final class LiveQuerySocketHandler: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundIn = WebSocketFrame
@@ -25,6 +28,7 @@ final class LiveQuerySocketHandler: ChannelDuplexHandler {
     private var pingTimer: Scheduled<Void>?
     private var connectTimer: Scheduled<Void>?
     private var closeTimer: Scheduled<Void>?
+    private var sessionTimer: Scheduled<Void>?
     /// The payload of the last ping not yet answered.
     private var unansweredPing: ByteBuffer?
     private var closeSent = false
@@ -70,7 +74,8 @@ final class LiveQuerySocketHandler: ChannelDuplexHandler {
                     loop.execute { this.value.close(.policyViolation, reason: "subscriber too slow", within: .seconds(1)) }
                 },
                 goingAway: { loop.execute { this.value.close(.goingAway, reason: "server stopping", within: nil) } },
-                sessionEnded: { loop.execute { this.value.close(.normalClosure, reason: "session ended", within: .seconds(1)) } }))
+                sessionEnded: { loop.execute { this.value.close(.normalClosure, reason: "session ended", within: .seconds(1)) } },
+                sessionEndsAt: { end in loop.execute { this.value.watchSession(until: end) } }))
         self.connection = connection
         server.hub.add(connection)
         let seconds = server.limits
@@ -82,6 +87,17 @@ final class LiveQuerySocketHandler: ChannelDuplexHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) { release() }
 
+    /// Ends the socket's session just after `end` (seconds since 1970; `nil`: no session).
+    private func watchSession(until end: Double?) {
+        sessionTimer?.cancel()
+        sessionTimer = nil
+        guard let end, let connection, let context else { return }
+        let wait = max(0, end - Date().timeIntervalSince1970) + 0.05
+        sessionTimer = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(wait * 1000))) {
+            connection.endIfSessionEnded()
+        }
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         release()
         context.fireChannelInactive()
@@ -89,10 +105,11 @@ final class LiveQuerySocketHandler: ChannelDuplexHandler {
 
     /// Leaves the hub and stops the timers (once).
     private func release() {
-        for timer in [pingTimer, connectTimer, closeTimer] { timer?.cancel() }
+        for timer in [pingTimer, connectTimer, closeTimer, sessionTimer] { timer?.cancel() }
         pingTimer = nil
         connectTimer = nil
         closeTimer = nil
+        sessionTimer = nil
         inbox.removeAll()
         if let connection { server.hub.remove(connection) }
         connection = nil

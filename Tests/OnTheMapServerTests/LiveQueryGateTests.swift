@@ -30,7 +30,9 @@ import Testing
         let sent = SentMessages()
         let connection = LiveQueryConnection(
             clientId: 1, address: "192.0.2.1", queueLength: 100,
-            socket: .init(send: { message, written in sent.add(message); written() }, overflowed: {}, goingAway: {}, sessionEnded: {}))
+            socket: .init(
+                send: { message, written in sent.add(message); written() }, overflowed: {}, goingAway: {}, sessionEnded: {},
+                sessionEndsAt: { _ in }))
         await live.handle(#"{"op":"connect"}"#, connection)
         await live.handle(
             #"{"op":"subscribe","requestId":1,"query":{"className":"StudentLocation","where":{"mapString":{"$regex":"Lis"}}}}"#,
