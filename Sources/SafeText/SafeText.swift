@@ -45,6 +45,14 @@ public enum SafeText {
         text.unicodeScalars.contains(where: isTerminalControl)
     }
 
+    /// Whether `text` holds a scalar that prints as nothing: Unicode's Default_Ignorable_Code_Point
+    /// (zero-width space, non-joiner and joiner, soft hyphen, word joiner, combining grapheme
+    /// joiner, variation selectors, Hangul fillers, …). A name or an address with one prints the
+    /// same as one without: a look-alike of another account.
+    public static func containsInvisible(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.isDefaultIgnorableCodePoint }
+    }
+
     /// JSON text with every terminal control inside its strings written as a `\uXXXX` escape, so
     /// that the data stays exact (a parser reads back the same strings) and no such scalar
     /// reaches the terminal raw. `JSONEncoder` escapes C0 but leaves DEL, C1 and the bidi

@@ -44,6 +44,42 @@ import Testing
         #expect(#"\#(EmailKey.canonical("Stra\u{DF}e@X"))"# == "strasse@x")
     }
 
+    /// Addresses and names with a character that prints as nothing are refused, on the sign-up
+    /// and by the operator's command (was: accepted, printing the same as the real account).
+    @Test(arguments: TestBackend.available)
+    func invisibleCharactersAreRefused(backend: TestBackend) async throws {
+        let server = try await TestServer.start(backend: backend)
+        defer { Task { await server.stop() } }
+        _ = try await server.addUser(email: "alice@example.com")
+        let invisible: [Unicode.Scalar] = ["\u{200B}", "\u{200C}", "\u{200D}", "\u{AD}", "\u{2060}", "\u{34F}", "\u{FE0F}", "\u{3164}"]
+        for scalar in invisible {
+            let email = "ali\(scalar)ce@example.com"
+            let reply = try await Self.signUp(server, email)
+            #expect(reply.status == 400, "U+\(String(scalar.value, radix: 16)): \(reply.text)")
+            #expect(reply.text.contains("invisible"), "\(reply.text)")
+            await #expect(throws: ServerDatabase.AccountError.self) { try await server.addUser(email: email) }
+            await #expect(throws: ServerDatabase.AccountError.self) {
+                try await server.withDatabase {
+                    try await $0.addUser(
+                        email: "bob\(scalar.value)@example.com", password: "correct horse", firstName: "Bo\(scalar)b",
+                        lastName: "B")
+                }
+            }
+        }
+        // A name too, on the sign-up.
+        let body = try JSONSerialization.data(withJSONObject: [
+            "email": "carol@example.com", "password": "correct horse", "first_name": "Al\u{200B}ice", "last_name": "B",
+        ])
+        let named = try await RawHTTP.send(
+            "POST", URL(string: server.baseURL.absoluteString + "/v1/users")!, headers: ["Content-Type": "application/json"],
+            body: body)
+        #expect(named.status == 400 && named.text.contains("first name must not contain invisible"), "\(named.text)")
+        // What prints as itself is fine: accents, other scripts, an emoji without a selector.
+        for email in ["\u{E9}lodie@example.com", "\u{5F20}\u{4F1F}@example.com", "\u{1F600}@example.com"] {
+            #expect(try await Self.signUp(server, email).status == 201, "\(email)")
+        }
+    }
+
     @Test(arguments: TestBackend.available)
     func aMigrationReportsExistingCollisionsAndMergesNothing(backend: TestBackend) async throws {
         let server = try await TestServer.start(backend: backend)

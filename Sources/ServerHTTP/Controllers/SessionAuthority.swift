@@ -119,20 +119,26 @@ package struct SessionAuthority: Sendable {
     }
 
     /// Checks an email; `nil` when acceptable. Control characters (C0, DEL, C1, bidi) are
-    /// refused, not stripped: what the person typed is what they log in with.
+    /// refused, not stripped: what the person typed is what they log in with. So are characters
+    /// that print as nothing (`SafeText.containsInvisible`): `ada\u{200B}@example.com` would
+    /// print as Ada's address on every list of accounts. (Canonical forms, `EmailKey`, catch
+    /// what prints differently but means the same.)
     package static func emailProblem(_ email: String) -> String? {
         let parts = email.split(separator: "@")
         if parts.count != 2 || email.count > 254 || email.contains(where: \.isWhitespace) || SafeText.containsControls(email) {
             return "Enter a valid email address."
         }
+        if SafeText.containsInvisible(email) { return "The email address must not contain invisible characters." }
         return nil
     }
 
     /// Checks a first or last name (`what`: "first name"); `nil` when acceptable. Control
-    /// characters are refused so that no name can act on a terminal that lists accounts.
+    /// characters are refused so that no name can act on a terminal that lists accounts, and
+    /// invisible ones so that no name prints as another's.
     package static func nameProblem(_ name: String, _ what: String, maxBytes: Int) -> String? {
         if name.isEmpty || name.utf8.count > maxBytes { return "Enter a \(what)." }
         if SafeText.containsControls(name) { return "The \(what) must not contain control characters." }
+        if SafeText.containsInvisible(name) { return "The \(what) must not contain invisible characters." }
         return nil
     }
 }
