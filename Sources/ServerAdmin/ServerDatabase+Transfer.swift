@@ -97,21 +97,34 @@ extension ServerDatabase {
             guard case .array(let items) = document["results"] ?? document else {
                 throw TransferError(description: "The file has no \"results\" array.")
             }
-            for item in items {
+            for (index, item) in items.enumerated() {
                 report.read += 1
                 guard case .object(let object) = item else {
                     report.skippedMalformed += 1
                     continue
                 }
-                if let row = importer.row(from: object, report: &report) { rows.append(row) }
+                do {
+                    if let row = try importer.row(from: object, report: &report) { rows.append(row) }
+                } catch {
+                    throw TransferError(description: "Row \(index + 1) of \"results\": \(error). Nothing was imported.")
+                }
             }
         case .csv:
             var records = LocationCSV.records(String(decoding: data, as: UTF8.self))
             guard !records.isEmpty else { throw TransferError(description: "The file is empty.") }
             let header = records.removeFirst().map { $0.trimmingCharacters(in: .whitespaces) }
-            for record in records {
+            if header.contains("hidden") {
+                throw TransferError(
+                    description: "Line 1: a \"hidden\" column is not an export's (a hidden row has a hiddenAt date). Nothing was imported.")
+            }
+            for (index, record) in records.enumerated() {
                 report.read += 1
-                if let row = importer.row(fromCSV: record, header: header, report: &report) { rows.append(row) }
+                do {
+                    if let row = try importer.row(fromCSV: record, header: header, report: &report) { rows.append(row) }
+                } catch {
+                    // Records are lines unless a quoted cell holds a line break.
+                    throw TransferError(description: "Record \(index + 1) after the header: \(error). Nothing was imported.")
+                }
             }
         }
         var seen = Set<String>()

@@ -77,6 +77,46 @@ import Testing
         #expect(hiddenRows.map(\.hiddenReason) == ["spam"])
     }
 
+    /// Hidden marks an export never writes are refused with the row's number, and nothing of the
+    /// file is imported (was: each of these was imported as a visible row, silently).
+    @Test(arguments: TestBackend.available)
+    func marksAnExportNeverWritesAreRefused(backend: TestBackend) async throws {
+        let server = try await TestServer.start(backend: backend, listCacheSeconds: 0)
+        defer { Task { await server.stop() } }
+        let row = #""uniqueKey":"1","latitude":1,"longitude":2,"createdAt":"2024-01-01T00:00:00.000Z""#
+        let first = #"{"objectId":"FirstRow01",\#(row)}"#
+        let json: [(String, String)] = [
+            (#""hidden":"true""#, "hidden is not true or false"), (#""hidden":1"#, "hidden is not true or false"),
+            (#""hiddenReason":"spam""#, "hiddenReason on a row that is not hidden"),
+            (#""hidden":false,"hiddenBy":"1234""#, "hiddenBy on a row that is not hidden"),
+            (#""hiddenAt":"yesterday""#, "hiddenAt is not a date"),
+        ]
+        for (mark, refusal) in json {
+            let file = #"{"results":[\#(first),{"objectId":"SecondRow1",\#(row),\#(mark)}]}"#
+            await #expect {
+                try await server.withDatabase { try await $0.importLocations(Data(file.utf8), format: .json) }
+            } throws: { error in
+                "\(error)".contains("Row 2 of \"results\": \(refusal)") && "\(error)".contains("Nothing was imported")
+            }
+        }
+        let csv: [String] = [
+            "objectId,uniqueKey,latitude,longitude,hidden\nFirstRow01,1,1,2,\nSecondRow1,1,1,2,true\n",
+            "objectId,uniqueKey,latitude,longitude,hiddenReason\nFirstRow01,1,1,2,\nSecondRow1,1,1,2,spam\n",
+        ]
+        for file in csv {
+            await #expect(throws: ServerDatabase.TransferError.self) {
+                try await server.withDatabase { try await $0.importLocations(Data(file.utf8), format: .csv) }
+            }
+        }
+        let total = try await server.withDatabase { try await $0.locations(account: nil, hiddenOnly: false) }
+        #expect(total.isEmpty, "nothing half-imported")
+        // What an export writes still imports.
+        let good = #"{"results":[\#(first),{"objectId":"SecondRow1",\#(row),"hidden":true,"hiddenReason":"spam"}]}"#
+        let report = try await server.withDatabase { try await $0.importLocations(Data(good.utf8), format: .json) }
+        #expect(report.imported == 2)
+        #expect(try await Self.publicIds(server) == ["FirstRow01"])
+    }
+
     @Test func aRestoreKeepsVisibility() async throws {
         let source = try await TestServer.start(listCacheSeconds: 0)
         defer { Task { await source.stop() } }

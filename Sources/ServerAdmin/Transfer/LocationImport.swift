@@ -14,7 +14,17 @@ import ServerStorage
 /// (JSON or CSV) is imported hidden, with its `hiddenReason` and `hiddenBy` (an export writes
 /// all three); a hidden row whose file gives no date, reason or hider is hidden at the import
 /// time, for "hidden before import", by `operator`. A row is never made visible by an import.
+///
+/// Only those marks are read: `hidden` other than `true` or `false` (`"true"`, `1`), a CSV
+/// `hidden` column, a `hiddenAt` that is not a date, or a `hiddenReason` or `hiddenBy` on a row
+/// not marked hidden is refused (`Refusal`, with the row's number), and the whole file with it:
+/// a mark read the wrong way would show a hidden row to the class.
 struct LocationImport {
+    /// A file whose hidden marks are not an export's.
+    struct Refusal: Error, CustomStringConvertible {
+        var description: String
+    }
+
     /// What an import did.
     struct Report: Sendable, Equatable {
         var read = 0
@@ -29,8 +39,31 @@ struct LocationImport {
     var maxStringBytes = 1024
     var now = WireDate.string(from: Date())
 
-    /// A row from a JSON object, or `nil` when it must be skipped (with the reason counted).
-    func row(from object: [String: JSONValue], report: inout Report) -> StoredLocation? {
+    /// A row from a JSON object, or `nil` when it must be skipped (with the reason counted);
+    /// throws `Refusal` when its hidden marks are not an export's.
+    func row(from object: [String: JSONValue], report: inout Report) throws(Refusal) -> StoredLocation? {
+        let hiddenAtText: String?
+        switch object["hiddenAt"] {
+        case .none, .some(.null): hiddenAtText = nil
+        case .some(.string(let value)) where value.isEmpty: hiddenAtText = nil
+        case .some(.string(let value)) where date(.string(value)) != nil: hiddenAtText = value
+        case .some(let value): throw Refusal(description: "hiddenAt is not a date (\(Self.shown(value)))")
+        }
+        let markedHidden: Bool
+        switch object["hidden"] {
+        case .none, .some(.null), .some(.bool(false)): markedHidden = hiddenAtText != nil
+        case .some(.bool(true)): markedHidden = true
+        case .some(let value): throw Refusal(description: "hidden is not true or false (\(Self.shown(value)))")
+        }
+        if !markedHidden {
+            for name in ["hiddenReason", "hiddenBy"] {
+                switch object[name] {
+                case .none, .some(.null): continue
+                case .some(.string(let value)) where value.isEmpty: continue
+                default: throw Refusal(description: "\(name) on a row that is not hidden (no hidden: true, no hiddenAt)")
+                }
+            }
+        }
         /// `.success(nil)`: not set; `.failure`: unusable.
         func text(_ name: String) -> Result<String?, ImportError> {
             switch object[name] {
@@ -68,14 +101,7 @@ struct LocationImport {
             firstName: fields["firstName"], lastName: fields["lastName"], mapString: fields["mapString"],
             mediaURL: fields["mediaURL"], latitude: latitude, longitude: longitude, createdAt: created,
             updatedAt: date(object["updatedAt"]) ?? created)
-        let hiddenAtText: String?
-        switch text("hiddenAt") {
-        case .success(let value): hiddenAtText = value.flatMap { $0.isEmpty ? nil : $0 }
-        case .failure:
-            report.skippedMalformed += 1
-            return nil
-        }
-        if object["hidden"] == .bool(true) || hiddenAtText != nil {
+        if markedHidden {
             guard case .success(let reason) = text("hiddenReason"), case .success(let hider) = text("hiddenBy") else {
                 report.skippedMalformed += 1
                 return nil
@@ -90,15 +116,30 @@ struct LocationImport {
     /// The reason of a row a file marks hidden without saying why.
     static let unknownReason = "hidden before import"
 
-    /// A row from a CSV record under `header` (empty cells are "not set").
-    func row(fromCSV cells: [String], header: [String], report: inout Report) -> StoredLocation? {
+    /// A row from a CSV record under `header` (empty cells are "not set"). An export's CSV has no
+    /// `hidden` column (a hidden row has a `hiddenAt`): the caller refuses a header with one.
+    func row(fromCSV cells: [String], header: [String], report: inout Report) throws(Refusal) -> StoredLocation? {
         var object: [String: JSONValue] = [:]
         for (name, cell) in zip(header, cells) where !cell.isEmpty {
             var value = cell
             if value.hasPrefix("'"), LocationCSV.looksLikeFormula(value.dropFirst()) { value.removeFirst() }
             object[name] = .string(value)
         }
-        return row(from: object, report: &report)
+        return try row(from: object, report: &report)
+    }
+
+    /// A value as a refusal quotes it: JSON, at most 40 characters.
+    private static func shown(_ value: JSONValue) -> String {
+        let text: String
+        switch value {
+        case .string(let string): text = "\"\(string)\""
+        case .bool(let bool): text = "\(bool)"
+        case .number(let number): text = value.stringValue ?? "\(number)"
+        case .null: text = "null"
+        case .array: text = "an array"
+        case .object: text = "an object"
+        }
+        return String(text.prefix(40))
     }
 
     private func objectId(_ value: JSONValue?) -> String? {
