@@ -59,7 +59,7 @@ let package = Package(
         // MARK: - Client
 
         /// The one API client: BoundedHTTP + Codable, both dialects, typed errors.
-        .target(name: "APIClient", dependencies: ["BoundedHTTP", "OnTheMapModels"]),
+        .target(name: "APIClient", dependencies: ["BoundedHTTP", "OnTheMapModels", "CNettle"]),
 
         // MARK: - Map and geocoder
 
@@ -102,8 +102,9 @@ let package = Package(
         /// `onthemap-server user add|reset-password`.
         .target(name: "PasswordInput"),
 
-        /// libnettle: the server core's SHA-256 and HMAC-SHA256 (no hand-written cryptography; the
-        /// app's built-in server links the core, and the app compiles no BoringSSL).
+        /// libnettle: the server core's SHA-256 and HMAC-SHA256, and the LiveQuery client's check of
+        /// Sec-WebSocket-Accept (SHA-1) — no hand-written cryptography; the app's built-in server
+        /// links the core, and the app compiles no BoringSSL.
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
 
         /// What the server keeps: the stored types, the `ServerStorage` protocol and the

@@ -64,18 +64,26 @@ public final class LiveQuerySocket: @unchecked Sendable {
         } else {
             link = .plain(try Self.connect(host: host, port: port, timeout: timeout))
         }
-        var key = [UInt8](repeating: 0, count: 16)
-        for index in key.indices { key[index] = UInt8.random(in: 0...255) }
+        var keyBytes = [UInt8](repeating: 0, count: 16)
+        for index in keyBytes.indices { keyBytes[index] = UInt8.random(in: 0...255) }
+        let key = Data(keyBytes).base64EncodedString()
         let request =
             "GET / HTTP/1.1\r\nHost: \(authority)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: \(Data(key).base64EncodedString())\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
         guard write(Array(request.utf8)) else { throw Failure(description: "the server closed the connection") }
         while true {
             if let end = buffer.firstRange(of: Array("\r\n\r\n".utf8)) {
-                let statusLine = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).prefix { $0 != "\r" }
+                let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+                let statusLine = head.prefix { $0 != "\r" }
                 buffer.removeSubrange(..<end.upperBound)
                 guard statusLine.hasPrefix("HTTP/1.1 101") else {
                     throw Failure(description: "the server has no live updates (\(statusLine.prefix(40)))")
+                }
+                // A 101 that does not answer this key is not a WebSocket for this client.
+                guard WebSocketAccept.header("Sec-WebSocket-Accept", in: head) == WebSocketAccept.expected(forKey: key),
+                    WebSocketAccept.header("Upgrade", in: head)?.lowercased() == "websocket"
+                else {
+                    throw Failure(description: "the server's answer to the upgrade is not a WebSocket's")
                 }
                 return
             }

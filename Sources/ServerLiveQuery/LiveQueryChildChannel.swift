@@ -72,6 +72,7 @@ package struct LiveQueryChildChannel: ServerChildChannel, HTTPChannelHandler {
                     channel.eventLoop.makeCompletedFuture {
                         guard let admission = admitted.value else { throw ChannelError.inappropriateOperationForState }
                         try channel.pipeline.syncOperations.addHandlers(
+                            LiveQueryFrameRules(),
                             NIOWebSocketFrameAggregator(
                                 minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
                                 maxAccumulatedFrameSize: limits.maxMessageBytes),

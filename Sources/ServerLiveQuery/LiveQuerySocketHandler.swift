@@ -167,6 +167,10 @@ final class LiveQuerySocketHandler: ChannelDuplexHandler {
         // The decoder's errors (a frame over the size limit: 1009) are answered by NIO's
         // WebSocketProtocolErrorHandler before this; the aggregator's are answered here.
         if error is NIOWebSocketError { return }
+        if let violation = error as? LiveQueryFrameRules.Violation {
+            close(.protocolError, reason: violation == .unmasked ? "frames must be masked" : "reserved bits set", within: nil)
+            return
+        }
         if let error = error as? NIOWebSocketFrameAggregator.Error {
             close(error == .accumulatedFrameSizeIsTooLarge ? .messageTooLarge : .protocolError, reason: nil, within: nil)
             return

@@ -170,6 +170,37 @@ import Testing
         #expect(head.hasPrefix("GET / HTTP/1.1\r\nHost: [::1]:\(port)\r\nUpgrade: websocket\r\n"), "\(head)")
     }
 
+    /// RFC 6455's example, and a server whose 101 does not answer the key (or is no WebSocket's)
+    /// is not followed (was: any 101 was taken for a WebSocket).
+    @Test func aSwitchThatDoesNotAnswerTheKeyIsRefused() async throws {
+        #expect(WebSocketAccept.expected(forKey: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+        for answer in ["wrong", "right", "right-no-upgrade"] {
+            let (listener, port) = try loopbackListener(ipv6: false)
+            acceptConnections(on: listener) { connection in
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = recv(connection, &buffer, buffer.count, 0)
+                let head = String(decoding: buffer[..<max(count, 0)], as: UTF8.self)
+                let key = WebSocketAccept.header("Sec-WebSocket-Key", in: head) ?? ""
+                let accept = answer == "wrong" ? WebSocketAccept.expected(forKey: key + "x") : WebSocketAccept.expected(forKey: key)
+                let upgrade = answer == "right-no-upgrade" ? "" : "upgrade: WebSocket\r\n"
+                let reply = "HTTP/1.1 101 Switching Protocols\r\n\(upgrade)connection: upgrade\r\nsec-websocket-accept: \(accept)\r\n\r\n"
+                _ = reply.withCString { send(connection, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                _ = Glibc.close(connection)
+            }
+            defer { _ = Glibc.shutdown(listener, Int32(SHUT_RDWR)) }
+            let url = URL(string: "http://127.0.0.1:\(port)")!
+            if answer == "right" {
+                #expect(throws: Never.self) { _ = try LiveQuerySocket(baseURL: url, timeout: TestServer.clientTimeout) }
+            } else {
+                #expect {
+                    try LiveQuerySocket(baseURL: url, timeout: TestServer.clientTimeout)
+                } throws: { error in
+                    "\(error)".contains("not a WebSocket")
+                }
+            }
+        }
+    }
+
     @Test func backoffDoublesToThirtySecondsWithUpToAFifthMore() {
         let backoff = LiveBackoff()
         #expect((0..<7).map { backoff.delay(attempt: $0, jitter: 0) } == [1, 2, 4, 8, 16, 30, 30])

@@ -108,6 +108,14 @@ import Testing
             _ = reserved.sendFrame(opcode: 0x3, [1])
             #expect(await reserved.next() == nil)
             #expect(reserved.closeCode == 1002)
+            // So do an unmasked frame and a frame with an RSV bit set, with no extension agreed
+            // (RFC 6455 §5.1, §5.2), even a well-formed `connect` (was: both accepted).
+            for (masked, bits) in [(false, UInt8(0)), (true, UInt8(0x40)), (true, UInt8(0x10))] {
+                let broken = try LiveQueryTestClient(port: server.port)
+                _ = broken.sendFrame(opcode: 0x1, Array(#"{"op":"connect"}"#.utf8), masked: masked, reservedBits: bits)
+                #expect(await broken.next() == nil, "masked \(masked), bits \(bits)")
+                #expect(broken.closeCode == 1002, "masked \(masked), bits \(bits)")
+            }
             let again = try LiveQueryTestClient(port: server.port)
             again.send(json: ["op": "connect"])
             #expect(await again.next()?["op"] as? String == "connected")
