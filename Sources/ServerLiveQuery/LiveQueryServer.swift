@@ -59,7 +59,9 @@ package final class LiveQueryServer: Sendable {
         {
             peer = last
         }
-        let address = peer
+        // Counted as the login throttle counts: an IPv6 client by its /64, which it can rotate
+        // through (was: each full address, so one network had 2^64 shares).
+        let address = ClientAddress.subject(peer)
         // Counted before the upgrade; a socket over a limit is told why and closed (refusing
         // the upgrade would only answer the client with a bare 400).
         let refusal: LiveQueryError? = open.withLockedValue { open in

@@ -11,7 +11,7 @@ package enum ClientAddress {
     /// The subject an address is counted as: an IPv4 address as it is, an IPv6 address by its
     /// /64 (one customer's network: they get 2^64 addresses to rotate through), an IPv4-mapped
     /// IPv6 address as its IPv4, anything else (cleaned, cut to 64 bytes) as it is.
-    static func subject(_ address: String?) -> String {
+    package static func subject(_ address: String?) -> String {
         guard let address, !address.isEmpty else { return "unknown" }
         var bytes = [UInt8](repeating: 0, count: 16)
         guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else {
