@@ -173,6 +173,9 @@ package final class LiveQueryServer: Sendable {
     private func checkCost(
         of query: LiveQueryRequest.Query, replacing existing: LiveQueryHub.Subscription?, on connection: LiveQueryConnection
     ) throws {
+        if let feature = query.predicate.unreadRegexFeature {
+            throw LiveQueryError(code: 124, "query too expensive: a LiveQuery $regex may not use \(feature)")
+        }
         if let pattern = query.predicate.unboundedRegex {
             let shown = String(String.UnicodeScalarView(pattern.unicodeScalars.prefix(64)))
             throw LiveQueryError(

@@ -229,6 +229,37 @@ import Testing
     func regexCost(pattern: String, unbounded: Bool) {
         #expect(RegexCost.isUnbounded(pattern) == unbounded)
     }
+
+    /// What would make ICU read a pattern otherwise than RegexCost does is refused whole (was:
+    /// `(?x)^(.+) +X$` passed as harmless, and each later write cost 3.2 s in the change follower).
+    @Test(arguments: [
+        ("(?x)^(.+) +X$", "", "inline flags"), ("^(?i)(a+)+$", "", "inline flags"), ("(?-i:a)", "", "inline flags"),
+        ("a(?#)(a+)+", "", "(?#…) comments"), ("\\Q[\\E(a+)+]", "", "\\Q…\\E quoting"), ("^(.+) +X$", "x", "the x option"),
+        ("Lisbon", "", nil), ("^Lis(?:bon|boa)$", "i", nil), ("(?=a)b", "", nil), ("(?<!a)b", "", nil), ("\\(x\\)", "", nil),
+    ] as [(String, String, String?)])
+    func regexFeaturesRegexCostCannotRead(pattern: String, options: String, feature: String?) async throws {
+        let found = RegexCost.unreadFeature(pattern, options: options)
+        #expect(feature.map { found?.hasPrefix($0) == true } ?? (found == nil), "\(pattern): \(String(describing: found))")
+    }
+
+    @Test func aSubscriptionWhosePatternRegexCostCannotReadIsRefused() async throws {
+        let server = try await TestServer.start(openWrites: true)
+        defer { Task { await server.stop() } }
+        let client = try Client(port: server.server.port)
+        client.send(json: ["op": "connect"])
+        #expect(await client.next()?["op"] as? String == "connected")
+        let cases: [(Int, [String: Any])] = [
+            (1, ["$regex": "(?x)^(.+) +X$"]), (2, ["$regex": "^(.+) +X$", "$options": "x"]), (3, ["$regex": "\\Q[\\E(a+)+]"]),
+        ]
+        for (id, regex) in cases {
+            client.send(json: ["op": "subscribe", "requestId": id, "query": ["className": "StudentLocation", "where": ["mapString": regex]]])
+            let reply = await client.next()
+            #expect(reply?["code"] as? Int == 124, "\(regex): \(String(describing: reply))")
+            #expect((reply?["error"] as? String)?.contains("may not use") == true, "\(String(describing: reply))")
+        }
+        client.send(json: ["op": "subscribe", "requestId": 4, "query": ["className": "StudentLocation", "where": ["mapString": ["$regex": "^Lis"]]]])
+        #expect(await client.next()?["op"] as? String == "subscribed")
+    }
 }
 
 /// The one write path (`ClassWrites`) checks the limits REST and the command line share.

@@ -11,6 +11,33 @@ enum RegexCost {
     /// text's length to a degree no budget bounds either.
     static let maxRepeats = 4
 
+    /// The first thing in `pattern` or `options` that would make ICU read the pattern otherwise
+    /// than `isUnbounded` does, named for the refusal; `nil` when there is none. In extended
+    /// mode (the `x` option, `(?x)`) ICU skips white space and `#` comments, `(?#…)` is a comment,
+    /// and `\Q…\E` quotes: each can hide a repeated group from this reading (`(?x)^(.+) +X$`,
+    /// `\Q[\E(a+)+]`). Inline flags are refused whole, as a flag group's parentheses are not a
+    /// group's.
+    static func unreadFeature(_ pattern: String, options: String) -> String? {
+        if options.contains("x") { return "the x option" }
+        let scalars = Array(pattern.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            switch scalars[index] {
+            case "\\":
+                if index + 1 < scalars.count, scalars[index + 1] == "Q" { return "\\Q…\\E quoting" }
+                index += 2
+            case "(" where index + 2 < scalars.count && scalars[index + 1] == "?":
+                let next = scalars[index + 2]
+                if next == "#" { return "(?#…) comments" }
+                if next == "-" || next.properties.isAlphabetic { return "inline flags such as (?x) or (?i)" }
+                index += 1
+            default:
+                index += 1
+            }
+        }
+        return nil
+    }
+
     /// Whether `pattern` has a repeated group that can match in more than one way, a
     /// backreference, or more than `maxRepeats` unbounded repeats.
     static func isUnbounded(_ pattern: String) -> Bool {
@@ -97,6 +124,17 @@ extension Predicate {
         case .and(let parts), .or(let parts): return parts.reduce(0) { $0 + $1.regexCount }
         case .not(let inner): return inner.regexCount
         case .always, .never, .compare, .isNull, .inList: return 0
+        }
+    }
+
+    /// What the first `$regex` that `RegexCost` cannot read the way ICU does uses, if any
+    /// (`RegexCost.unreadFeature`).
+    package var unreadRegexFeature: String? {
+        switch self {
+        case .regex(_, let pattern, let options): return RegexCost.unreadFeature(pattern, options: options)
+        case .and(let parts), .or(let parts): return parts.lazy.compactMap(\.unreadRegexFeature).first
+        case .not(let inner): return inner.unreadRegexFeature
+        case .always, .never, .compare, .isNull, .inList: return nil
         }
     }
 
