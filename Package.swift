@@ -200,6 +200,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // HTTPParserError: a request whose framing breaks while its body is read is a 400.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 // The built-in server's one event-loop thread.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import OnTheMapModels
 import ServerHTTP
@@ -191,8 +192,10 @@ struct LiveQueryShutdown: Service {
     }
 }
 
-/// Answers a storage's `QueryFailure` with its wire error (400), and turns any other error that
-/// is not already an HTTP answer into a 500 with no internals in it
+/// Answers a storage's `QueryFailure` with its wire error (400), a request whose HTTP/1.1 framing
+/// broke while its body was read (a `Transfer-Encoding` other than chunked, a chunk size past
+/// 64 bits: NIO's `HTTPParserError`) with a 400 — the client's fault, logged as no server error —
+/// and turns any other error that is not already an HTTP answer into a 500 with no internals in it
 /// (no stack trace, no SQL), and logs what it may: the error's type, and for a SQLite error its
 /// code and message — never the statement (GRDB's description quotes it, with its arguments'
 /// shape, and a request's `where` or `order` made it).
@@ -213,6 +216,11 @@ struct ErrorShieldMiddleware: RouterMiddleware {
             throw error
         } catch let failure as QueryFailure {
             throw APIFailure(failure)
+        } catch let error as HTTPParserError {
+            context.logger.info("bad request framing", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            var response = JSONResponse.make(status: .badRequest, ["code": "1", "error": "bad request framing"])
+            response.headers[.connection] = "close"  // the parser cannot find the next request
+            return response
         } catch {
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(Self.loggable(error))"])
             return JSONResponse.make(status: .internalServerError, ["code": "1", "error": "internal server error"])

@@ -221,8 +221,8 @@ import Testing
         #expect(upgrade([:]) == "101")
         #expect(upgrade(["Origin": "http://127.0.0.1:\(port)"]) == "101")
         #expect(upgrade(["Origin": "https://class.example.org"]) == "101")
-        // A refusal is read until the server closes (60 s bound: only a hang reaches it), not
-        // through the test client's 10 s read, which a loaded machine can outlast.
+        // A refusal is read until the server closes (60 s bound: only a hang reaches it): it is
+        // an HTTP answer, not a WebSocket message.
         func refused(_ origin: String) throws -> String {
             let socket = try RawSocket(port: port)
             socket.send(
