@@ -9,7 +9,7 @@ TEST_APT_PACKAGES := tmux python3 postgresql lintian man-db dpkg-dev openssl lib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps test-deps build run test test-packages release install deb bench-install bench bench-tui bench-server bench-live soak fuzz data clean
+.PHONY: all deps test-deps build run test test-packages test-terminals release install deb bench-install bench bench-tui bench-server bench-live soak fuzz data clean
 
 all: build
 
@@ -75,6 +75,17 @@ test: test-deps
 test-packages: deb
 	@$(call install_missing,lintian man-db)
 	bash scripts/test-packages.sh "$(DEB_DIR)"
+
+## test-terminals: the installed app (the release build) in real terminals under Xvfb — xterm
+## -ti vt340, kitty, mlterm, konsole, alacritty, each on a dark and a light background — read from
+## screenshots, pixels and OCR (Tests/terminals/README.md). About 17 minutes, and the terminals'
+## packages are large, so it is not a part of `make test` while the build takes most of CI's half
+## hour (Docs/Benchmarks.md, "make test on a fresh root"). A terminal that cannot start is SKIP.
+TERMINAL_APT_PACKAGES := xvfb x11-apps x11-utils xdotool imagemagick tesseract-ocr tesseract-ocr-eng tmux \
+	fonts-dejavu-core ncurses-term libgl1-mesa-dri xterm kitty mlterm alacritty konsole
+test-terminals: release
+	@$(call install_missing,$(TERMINAL_APT_PACKAGES))
+	python3 Tests/terminals/real_terminals.py "$(RELEASE_BIN)/onthemap"
 
 ## release: the release build that `make install` and `make deb` ship and every benchmark
 ## measures — both executables, the Swift runtime and Foundation linked statically so that they
