@@ -23,10 +23,15 @@ package final class LiveQueryHub: Sendable {
     }
 
     let visibility: LiveQueryVisibility
+    /// The bytes queued on each address's sockets.
+    let addressQueues: AddressQueues
     private let connections = NIOLockedValueBox<[Int: LiveQueryConnection]>([:])
     private let nextClientId = NIOLockedValueBox(0)
 
-    init(visibility: @escaping LiveQueryVisibility) { self.visibility = visibility }
+    init(visibility: @escaping LiveQueryVisibility, queueBytesPerAddress: Int = .max) {
+        self.visibility = visibility
+        addressQueues = AddressQueues(limit: queueBytesPerAddress)
+    }
 
     var connectionCount: Int { connections.withLockedValue { $0.count } }
 
@@ -90,12 +95,41 @@ package final class LiveQueryHub: Sendable {
     }
 }
 
+/// The bytes waiting to be sent on the sockets of each client address, bounded by `limit`
+/// together (`LiveQueryLimits.queueBytesPerAddress`).
+final class AddressQueues: Sendable {
+    let limit: Int
+    private let bytes = NIOLockedValueBox<[String: Int]>([:])
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Takes `count` bytes for `address`; `false` (nothing taken) when that would pass the limit.
+    func take(_ count: Int, for address: String) -> Bool {
+        bytes.withLockedValue { bytes in
+            let queued = bytes[address, default: 0]
+            guard queued + count <= limit else { return false }
+            bytes[address] = queued + count
+            return true
+        }
+    }
+
+    /// Gives back bytes `take` took, once they were written (or can no longer be).
+    func give(_ count: Int, for address: String) {
+        bytes.withLockedValue { bytes in
+            let left = bytes[address, default: count] - count
+            bytes[address] = left > 0 ? left : nil
+        }
+    }
+
+    func queued(for address: String) -> Int { bytes.withLockedValue { $0[address, default: 0] } }
+}
+
 /// One socket: its subscriptions and its bounded queue of messages to send.
 ///
 /// The queue is the socket's own outbound buffer: a message is handed to the socket at once and
 /// counts as queued until the socket has written it to the kernel. A subscriber that stops
-/// reading lets `queueLength` messages pile up and is then dropped (`overflowed`), never slowing
-/// the others (`enqueue` never waits).
+/// reading lets `queueLength` messages, or `queueBytes` bytes, or its address's share of bytes,
+/// pile up and is then dropped (`overflowed`), never slowing the others (`enqueue` never waits).
 final class LiveQueryConnection: Sendable {
     /// What a connection needs of its socket; each may be called from any thread.
     struct Socket: Sendable {
@@ -122,6 +156,8 @@ final class LiveQueryConnection: Sendable {
     let clientId: Int
     let address: String
     private let queueLength: Int
+    private let queueBytes: Int
+    private let addressQueues: AddressQueues?
     private let socket: Socket
     private let state = NIOLockedValueBox(State())
 
@@ -133,8 +169,9 @@ final class LiveQueryConnection: Sendable {
         var sessionExpiresAt: Double?
         var connected = false
         var overflowed = false
-        /// Messages handed to the socket and not yet written.
+        /// Messages handed to the socket and not yet written, and their bytes.
         var queued = 0
+        var queuedBytes = 0
 
         /// When the first of the sessions this socket holds ends: its own, or a subscription's.
         var sessionEnds: Double? {
@@ -146,10 +183,15 @@ final class LiveQueryConnection: Sendable {
         func sessionEnded(now: Double = Date().timeIntervalSince1970) -> Bool { sessionEnds.map { $0 <= now } ?? false }
     }
 
-    init(clientId: Int, address: String, queueLength: Int, socket: Socket) {
+    init(
+        clientId: Int, address: String, queueLength: Int, queueBytes: Int = .max, addressQueues: AddressQueues? = nil,
+        socket: Socket
+    ) {
         self.clientId = clientId
         self.address = address
         self.queueLength = queueLength
+        self.queueBytes = queueBytes
+        self.addressQueues = addressQueues
         self.socket = socket
     }
 
@@ -214,19 +256,29 @@ final class LiveQueryConnection: Sendable {
     @discardableResult
     func enqueue(_ message: String) -> Bool {
         enum Outcome { case queued, refused, overflowed, sessionEnded }
+        let size = message.utf8.count
         let outcome = state.withLockedValue { state -> Outcome in
             if state.overflowed { return .refused }
             if state.sessionEnded() { return .sessionEnded }
-            guard state.queued < queueLength else {
+            guard state.queued < queueLength, state.queuedBytes + size <= queueBytes,
+                addressQueues?.take(size, for: address) ?? true
+            else {
                 state.overflowed = true
                 return .overflowed
             }
             state.queued += 1
+            state.queuedBytes += size
             return .queued
         }
         switch outcome {
         case .queued:
-            socket.send(message) { [state] in state.withLockedValue { $0.queued -= 1 } }
+            socket.send(message) { [state, addressQueues, address] in
+                state.withLockedValue {
+                    $0.queued -= 1
+                    $0.queuedBytes -= size
+                }
+                addressQueues?.give(size, for: address)
+            }
             return true
         case .overflowed:
             socket.overflowed()

@@ -60,6 +60,7 @@ final class LiveQuerySocketHandler: ChannelDuplexHandler {
         let logger = logger
         let connection = LiveQueryConnection(
             clientId: server.hub.makeClientId(), address: address, queueLength: server.limits.queueLength,
+            queueBytes: server.limits.queueBytes, addressQueues: server.hub.addressQueues,
             socket: .init(
                 send: { message, written in
                     let promise = loop.makePromise(of: Void.self)

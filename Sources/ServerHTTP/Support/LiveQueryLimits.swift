@@ -20,6 +20,11 @@ public struct LiveQueryLimits: Sendable, Hashable {
     /// Messages waiting to be sent to one socket; a subscriber that falls this far behind (it
     /// stopped reading) is closed with 1008 and never slows the others.
     public var queueLength = 1000
+    /// The bytes of those messages, for one socket and for all the sockets of one client address:
+    /// a count alone let 19 sockets that did not read hold 29 MB per write of a 15.6 KB row. Past
+    /// either, the socket that would pass it is closed with 1008, as for the count.
+    public var queueBytes = 4 << 20
+    public var queueBytesPerAddress = 16 << 20
     /// Seconds between the server's pings; a client that has not answered one by the next is closed.
     public var pingSeconds = 10.0
     /// Seconds a new socket has to send `connect`.
