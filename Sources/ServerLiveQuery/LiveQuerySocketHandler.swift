@@ -12,7 +12,8 @@ import NIOWebSocket
 /// - Outgoing messages are written straight to the channel; the connection counts those not yet
 ///   written and drops a subscriber that stops reading (1008), the TCP connection a second later.
 /// - A ping every `pingSeconds`; a client that has not answered one by the next is closed (1001).
-/// - A socket that has not sent `connect` within `connectSeconds` is closed.
+/// - A socket that has not sent `connect` within `connectSeconds` is closed (one whose messages
+///   are still being handled then is given the time again).
 /// - A socket whose session runs out is told (209) and closed then (`LiveQueryConnection`'s
 ///   `sessionEnds`); the timer goes with the socket.
 final class LiveQuerySocketHandler: ChannelDuplexHandler {
@@ -80,10 +81,25 @@ final class LiveQuerySocketHandler: ChannelDuplexHandler {
         self.connection = connection
         server.hub.add(connection)
         let seconds = server.limits
-        connectTimer = loop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(seconds.connectSeconds * 1000))) {
-            if !connection.isConnected { channel.close(promise: nil) }
-        }
+        scheduleConnectDeadline(in: .milliseconds(Int64(seconds.connectSeconds * 1000)))
         schedulePing(in: .milliseconds(Int64(seconds.pingSeconds * 1000)))
+    }
+
+    /// Closes the socket if it has sent nothing by then and is not connected. A socket whose
+    /// messages are being handled (its `connect` among them: a busy server takes a while) is
+    /// given the same time again instead.
+    private func scheduleConnectDeadline(in time: TimeAmount) {
+        guard let context else { return }
+        let this = NIOLoopBound(self, eventLoop: context.eventLoop)
+        connectTimer = context.eventLoop.assumeIsolated().scheduleTask(in: time) {
+            let handler = this.value
+            guard let connection = handler.connection, !connection.isConnected else { return }
+            if handler.handling || !handler.inbox.isEmpty {
+                handler.scheduleConnectDeadline(in: time)
+            } else {
+                handler.context?.close(promise: nil)
+            }
+        }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) { release() }

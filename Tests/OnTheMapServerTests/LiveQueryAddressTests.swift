@@ -33,3 +33,20 @@ import Testing
         _ = open
     }
 }
+
+/// A socket that sends nothing is closed once `connectSeconds` pass; one that connected stays.
+@Suite struct LiveQueryConnectDeadlineTests {
+    @Test func aSilentSocketIsClosedAConnectedOneStays() async throws {
+        let server = try await TestServer.start { $0.liveQuery.connectSeconds = 1 }
+        defer { Task { await server.stop() } }
+        let silent = try LiveQueryTestClient(port: server.server.port)
+        let connected = try LiveQueryTestClient(port: server.server.port)
+        connected.send(json: ["op": "connect"])
+        #expect(await connected.next()?["op"] as? String == "connected")
+        #expect(await silent.next() == nil)  // the server ends it
+        #expect(silent.endedByPeer || silent.closeCode != nil)
+        // Well past the deadline, the connected socket still answers.
+        connected.send(json: ["op": "subscribe", "requestId": 1, "query": ["className": "StudentLocation", "where": [:]]])
+        #expect(await connected.next()?["op"] as? String == "subscribed")
+    }
+}

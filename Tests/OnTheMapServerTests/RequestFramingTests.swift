@@ -9,15 +9,11 @@ import Testing
     static let body = #"{"uniqueKey":"k","firstName":"A","lastName":"B","mapString":"Porto","latitude":1,"longitude":2}"#
 
     /// The statuses of everything the server sends on one connection until it closes it (60 s
-    /// bound: only a hang reaches it). The blocking reads run on a thread of their own: on the
-    /// tasks' few threads they would hold up the in-process server that is to answer them.
+    /// bound: only a hang reaches it).
     static func statuses(_ server: TestServer, _ bytes: String) async throws -> [String] {
         let socket = try RawSocket(port: server.server.port)
         _ = socket.send(bytes)
-        let received = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: socket.readUntilClosed(seconds: 60) ?? []) }
-        }
-        let text = String(decoding: received, as: UTF8.self)
+        let text = String(decoding: await socket.awaitClose(seconds: 60) ?? [], as: UTF8.self)
         return text.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) }
     }
 

@@ -223,15 +223,15 @@ import Testing
         #expect(upgrade(["Origin": "https://class.example.org"]) == "101")
         // A refusal is read until the server closes (60 s bound: only a hang reaches it): it is
         // an HTTP answer, not a WebSocket message.
-        func refused(_ origin: String) throws -> String {
+        func refused(_ origin: String) async throws -> String {
             let socket = try RawSocket(port: port)
             socket.send(
                 "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                     + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: \(origin)\r\n\r\n")
-            return String(decoding: socket.readUntilClosed(seconds: 60) ?? [], as: UTF8.self)
+            return String(decoding: await socket.awaitClose(seconds: 60) ?? [], as: UTF8.self)
         }
         for origin in ["https://evil.example", "null", "http://127.0.0.1:\(port + 1)", "file://", "https://class.example.org.evil.example"] {
-            let answer = try refused(origin)
+            let answer = try await refused(origin)
             #expect(answer.hasPrefix("HTTP/1.1 403"), "\(origin): \(answer)")
         }
         // The server is still up.

@@ -61,6 +61,15 @@ public final class RawSocket: @unchecked Sendable {
         }
     }
 
+    /// `readUntilClosed` on a thread of its own, for async tests: on one of the tasks' few threads
+    /// a blocking read holds up every in-process server of the run that needs that thread to
+    /// answer.
+    public func awaitClose(seconds: Double) async -> [UInt8]? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.readUntilClosed(seconds: seconds)) }
+        }
+    }
+
     /// Reads until `text` has arrived (true), or the connection closes or `seconds` pass (false).
     public func read(until text: String, seconds: Double) -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))

@@ -128,6 +128,10 @@ public struct TestServer: Sendable {
             listCacheSeconds: listCacheSeconds)
         configuration.postgres = .live
         configuration.providerExchange = providers
+        // Bounds in time whose own tests set them: a loaded 2-core machine (the stress check's
+        // two CPU hogs beside a parallel pass) can take longer than production's 30 s for a
+        // request, and the connection would be reset under a test of something else.
+        configuration.requestTimeout = .seconds(120)
         configure(&configuration)
         var quiet = Logger(label: "test-server")
         quiet.logLevel = .critical
