@@ -46,8 +46,17 @@ public enum SQLiteBackup {
         }
         let partial = target.deletingLastPathComponent()
             .appendingPathComponent(".\(target.lastPathComponent).partial-\(UUID().uuidString)").path
-        guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600])
-        else { throw Refusal(description: "Cannot write \(target.deletingLastPathComponent().path).") }
+        // Made here, empty, as every file for the user is: 0600 whatever the umask, with O_EXCL and
+        // O_NOFOLLOW (nothing already at the name, a symlink included, is opened); SQLite then
+        // writes the copy into it, and the rename below puts it in place of `path`.
+        let made = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard made >= 0 else { throw Refusal(description: "Cannot write \(target.deletingLastPathComponent().path).") }
+        let isPrivate = fchmod(made, 0o600) == 0
+        close(made)
+        guard isPrivate else {
+            unlink(partial)
+            throw Refusal(description: "Cannot make \(partial) readable by its owner only.")
+        }
         do {
             let live = try DatabaseQueue(path: source, configuration: readOnly())
             let copy = try DatabaseQueue(path: partial)
