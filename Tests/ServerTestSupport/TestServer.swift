@@ -130,8 +130,11 @@ public struct TestServer: Sendable {
         configuration.providerExchange = providers
         // Bounds in time whose own tests set them: a loaded 2-core machine (the stress check's
         // two CPU hogs beside a parallel pass) can take longer than production's 30 s for a
-        // request, and the connection would be reset under a test of something else.
+        // request, and the connection would be reset under a test of something else; and a test
+        // whose LiveQuery client reads (so answers pings) only between its steps can spend more
+        // than production's two 10 s ping intervals on one step, and be closed with 1001.
         configuration.requestTimeout = .seconds(120)
+        configuration.liveQuery.pingSeconds = 60
         configure(&configuration)
         var quiet = Logger(label: "test-server")
         quiet.logLevel = .critical
