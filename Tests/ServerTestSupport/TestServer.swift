@@ -37,7 +37,11 @@ public enum TestBackend: String, Sendable, CustomStringConvertible {
         case .postgres:
             guard let admin = Self.postgresURL else { throw TestServerError("ONTHEMAP_TEST_POSTGRES_URL is not set") }
             let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            try await Self.administer(admin, "CREATE DATABASE \(name)")
+            do {
+                try await Self.administer(admin, "CREATE DATABASE \(name)")
+            } catch let error as PSQLError {
+                throw TestServerError("CREATE DATABASE: \(String(reflecting: error))")
+            }
             var components = URLComponents(url: admin, resolvingAgainstBaseURL: false)
             components?.path = "/" + name
             guard let url = components?.string else { throw TestServerError("bad ONTHEMAP_TEST_POSTGRES_URL") }
@@ -138,7 +142,13 @@ public struct TestServer: Sendable {
         configure(&configuration)
         var quiet = Logger(label: "test-server")
         quiet.logLevel = .critical
-        let server = try await EmbeddedServer.start(configuration: configuration, seedDemo: seedDemo, logger: logger ?? quiet)
+        let server: EmbeddedServer
+        do {
+            server = try await EmbeddedServer.start(configuration: configuration, seedDemo: seedDemo, logger: logger ?? quiet)
+        } catch let error as PSQLError {
+            // PostgresNIO's description hides the server's message; a test needs it.
+            throw TestServerError("PostgreSQL: \(String(reflecting: error))")
+        }
         return TestServer(server: server, directory: directory, configuration: configuration, backend: backend)
     }
 
