@@ -37,7 +37,7 @@ import Testing
         let moderator: String
         let row: String
 
-        static func start(_ backend: TestBackend) async throws -> Class {
+        static func start(_ backend: TestBackend, place: String = "Lisbon") async throws -> Class {
             let server = try await TestServer.start(backend: backend)
             let adaKey = try await server.addUser(email: "ada@example.com")
             _ = try await server.withDatabase {
@@ -46,7 +46,7 @@ import Testing
             }
             let ada = try await WriteRulesTests.logIn(server, "ada@example.com")
             let moderator = try await WriteRulesTests.logIn(server, "mod@example.com")
-            let row = try await AccessTests.post(server, key: adaKey, session: ada)
+            let row = try await AccessTests.post(server, key: adaKey, session: ada, place: place)
             return Class(server: server, adaKey: adaKey, ada: ada, moderator: moderator, row: row)
         }
     }

@@ -19,16 +19,9 @@ import Testing
 
     @Test(arguments: TestBackend.available)
     func aCallersPatternNeverRunsOnARowHiddenFromThem(backend: TestBackend) async throws {
-        let server = try await TestServer.start(backend: backend)
+        let room = try await ChangeLogTests.Class.start(backend, place: Self.text)
+        let (server, ada, mod, row) = (room.server, room.ada, room.moderator, room.row)
         defer { Task { await server.stop() } }
-        let adaKey = try await server.addUser(email: "ada@example.com")
-        _ = try await server.withDatabase {
-            try await $0.addUser(
-                email: "mod@example.com", password: "correct horse", firstName: "M", lastName: "Od", role: "moderator")
-        }
-        let ada = try await WriteRulesTests.logIn(server, "ada@example.com")
-        let mod = try await WriteRulesTests.logIn(server, "mod@example.com")
-        let row = try await AccessTests.post(server, key: adaKey, session: ada, place: Self.text)
         let sqlite = backend == .sqlite
 
         // Visible, the pattern runs on the row and costs what it costs: the control.
