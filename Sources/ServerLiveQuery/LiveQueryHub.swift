@@ -174,8 +174,12 @@ final class LiveQueryConnection: Sendable {
         var queuedBytes = 0
 
         /// When the first of the sessions this socket holds ends: its own, or a subscription's.
-        var sessionEnds: Double? {
-            subscriptions.values.compactMap(\.sessionExpiresAt).reduce(sessionExpiresAt) { earliest, end in
+        /// Kept, not computed per message: `enqueue` asks it for every event of every write.
+        private(set) var sessionEnds: Double?
+
+        /// Sets `sessionEnds` again, after the sessions held changed.
+        mutating func holdSessions() {
+            sessionEnds = subscriptions.values.compactMap(\.sessionExpiresAt).reduce(sessionExpiresAt) { earliest, end in
                 earliest.map { min($0, end) } ?? end
             }
         }
@@ -209,6 +213,7 @@ final class LiveQueryConnection: Sendable {
             $0.caller = caller
             $0.sessionToken = sessionToken
             $0.sessionExpiresAt = sessionExpiresAt
+            $0.holdSessions()
             return $0.sessionEnds
         }
         socket.sessionEndsAt(ends)
@@ -239,6 +244,7 @@ final class LiveQueryConnection: Sendable {
     func setSubscription(_ requestId: Int, _ subscription: LiveQueryHub.Subscription?) {
         let ends = state.withLockedValue {
             $0.subscriptions[requestId] = subscription
+            $0.holdSessions()
             return $0.sessionEnds
         }
         socket.sessionEndsAt(ends)
