@@ -42,16 +42,18 @@ struct LocationImport {
     /// A row from a JSON object, or `nil` when it must be skipped (with the reason counted);
     /// throws `Refusal` when its hidden marks are not an export's.
     func row(from object: [String: JSONValue], report: inout Report) throws(Refusal) -> StoredLocation? {
-        let hiddenAtText: String?
+        // The date in the server's format, read once.
+        let hiddenAt: String?
         switch object["hiddenAt"] {
-        case .none, .some(.null): hiddenAtText = nil
-        case .some(.string(let value)) where value.isEmpty: hiddenAtText = nil
-        case .some(.string(let value)) where date(.string(value)) != nil: hiddenAtText = value
-        case .some(let value): throw Refusal(description: "hiddenAt is not a date (\(Self.shown(value)))")
+        case .none, .some(.null): hiddenAt = nil
+        case .some(.string(let value)) where value.isEmpty: hiddenAt = nil
+        case .some(let value):
+            guard let parsed = date(value) else { throw Refusal(description: "hiddenAt is not a date (\(Self.shown(value)))") }
+            hiddenAt = parsed
         }
         let markedHidden: Bool
         switch object["hidden"] {
-        case .none, .some(.null), .some(.bool(false)): markedHidden = hiddenAtText != nil
+        case .none, .some(.null), .some(.bool(false)): markedHidden = hiddenAt != nil
         case .some(.bool(true)): markedHidden = true
         case .some(let value): throw Refusal(description: "hidden is not true or false (\(Self.shown(value)))")
         }
@@ -106,7 +108,7 @@ struct LocationImport {
                 report.skippedMalformed += 1
                 return nil
             }
-            row.hiddenAt = hiddenAtText.flatMap { date(.string($0)) } ?? now
+            row.hiddenAt = hiddenAt ?? now
             row.hiddenReason = reason.flatMap { $0.isEmpty ? nil : $0 } ?? Self.unknownReason
             row.hiddenBy = hider.flatMap { $0.isEmpty ? nil : $0 } ?? AuditLog.operator
         }
