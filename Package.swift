@@ -180,7 +180,7 @@ let package = Package(
         .target(
             name: "ServerAdmin",
             dependencies: [
-                "ServerHTTP", "ClassRules", "ServerStorage", "OnTheMapModels", "DemoClass", "SafeText",
+                "ServerHTTP", "ClassRules", "ServerStorage", "OnTheMapModels", "DemoClass", "SafeText", "UserFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

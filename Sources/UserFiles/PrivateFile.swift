@@ -46,6 +46,10 @@ public final class PrivateFile {
         self.descriptor = descriptor
     }
 
+    /// The new file's own path, until `commit`: for a writer that opens files by path (SQLite's
+    /// backup), which writes there instead of through `write`.
+    public var temporaryPath: String { temporary }
+
     /// Appends `bytes`.
     public func write(_ bytes: some DataProtocol) throws(PrivateFileError) {
         var remaining = Array(bytes)[...]

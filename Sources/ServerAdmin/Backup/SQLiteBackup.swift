@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ServerHTTP
+import UserFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -44,39 +45,33 @@ public enum SQLiteBackup {
         if sameFile(target.path, source) {
             throw Refusal(description: "\(path) is the database itself; back it up to another file.")
         }
-        let partial = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).partial-\(UUID().uuidString)").path
-        // Made here, empty, as every file for the user is: 0600 whatever the umask, with O_EXCL and
-        // O_NOFOLLOW (nothing already at the name, a symlink included, is opened); SQLite then
-        // writes the copy into it, and the rename below puts it in place of `path`.
-        let made = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard made >= 0 else { throw Refusal(description: "Cannot write \(target.deletingLastPathComponent().path).") }
-        let isPrivate = fchmod(made, 0o600) == 0
-        close(made)
-        guard isPrivate else {
-            unlink(partial)
-            throw Refusal(description: "Cannot make \(partial) readable by its owner only.")
-        }
+        // The copy is a file for the user (`PrivateFile`: 0600 whatever the umask, made with
+        // O_EXCL and O_NOFOLLOW beside `path`); SQLite writes into it by its path, and `commit`
+        // syncs it and renames it over `path` (backups rotate onto one name). Never committed,
+        // it is removed.
+        let copyFile: PrivateFile
         do {
-            let live = try DatabaseQueue(path: source, configuration: readOnly())
-            let copy = try DatabaseQueue(path: partial)
-            try live.backup(to: copy)
-            try live.close()
-            // The live file is in WAL mode and the copy took its header: make the copy one
-            // self-contained file.
-            try copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
-            try copy.close()
-            try sync(partial)
-            let contents = try check(partial)
-            guard rename(partial, target.path) == 0 else {
-                throw Refusal(description: "Cannot rename the copy to \(target.path): \(String(cString: strerror(errno))).")
-            }
-            try? sync(target.deletingLastPathComponent().path)
-            return contents
+            copyFile = try PrivateFile(at: target.path, replacing: true)
         } catch {
-            try? FileManager.default.removeItem(atPath: partial)
-            throw error
+            throw Refusal(description: "Cannot write \(target.deletingLastPathComponent().path): \(error).")
         }
+        let partial = copyFile.temporaryPath
+        let live = try DatabaseQueue(path: source, configuration: readOnly())
+        let copy = try DatabaseQueue(path: partial)
+        try live.backup(to: copy)
+        try live.close()
+        // The live file is in WAL mode and the copy took its header: make the copy one
+        // self-contained file.
+        try copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+        try copy.close()
+        let contents = try check(partial)
+        do {
+            try copyFile.commit()
+        } catch {
+            throw Refusal(description: "Cannot put the copy in place of \(target.path): \(error).")
+        }
+        try? sync(target.deletingLastPathComponent().path)
+        return contents
     }
 
     /// Checks that `path` is a whole database of ours: it opens, passes `PRAGMA integrity_check`
