@@ -4,7 +4,7 @@
 
 SWIFT ?= swift
 # libcurl4-openssl-dev: its headers for CCurl (libcurl itself is loaded on the first https://).
-APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev libqrencode-dev libcurl4-openssl-dev nettle-dev libpng-dev
+APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev libqrencode-dev libcurl4-openssl-dev nettle-dev libpng-dev libpq-dev
 TEST_APT_PACKAGES := tmux python3 postgresql lintian man-db dpkg-dev openssl libchafa0 libsixel-bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN = $(shell $(SWIFT) build --show-bin-path)

@@ -18,13 +18,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // MARK: - Shared
@@ -210,27 +208,17 @@ let package = Package(
             ]
         ),
 
-        /// PostgreSQL storage (PostgresNIO, with its TLS and crypto stack): linked by `onthemap-server` only,
-        /// so the terminal app's built-in server builds and links SQLite alone.
+        /// libpq, PostgreSQL's own C client (Debian's libpq-dev).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+
+        /// PostgreSQL storage through libpq: linked by `onthemap-server` only, so the terminal app's
+        /// built-in server builds and links SQLite alone.
         .target(
             name: "OnTheMapServerPostgres",
             dependencies: [
-                "ServerStorage",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "ServerStorage", "CLibPQ",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ]
-        ),
-
-        /// The requests to login providers through AsyncHTTPClient (read with backpressure, NIOSSL for
-        /// TLS): linked by `onthemap-server` only, like the PostgreSQL storage.
-        .target(
-            name: "OnTheMapServerProviderClient",
-            dependencies: [
-                "ServerHTTP",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
 
@@ -246,9 +234,8 @@ let package = Package(
         .target(
             name: "ServerTestSupport",
             dependencies: [
-                "OnTheMapServer", "ServerAdmin", "ServerHTTP", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "StandIn",
-                "Launcher", .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "OnTheMapServer", "ServerAdmin", "ServerHTTP", "OnTheMapServerPostgres", "StandIn", "Launcher",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/ServerTestSupport"
         ),
@@ -299,8 +286,7 @@ let package = Package(
         .executableTarget(
             name: "onthemap-server",
             dependencies: [
-                "OnTheMapServer", "ServerAdmin", "ServerHTTP", "OnTheMapServerPostgres", "OnTheMapServerProviderClient", "SafeText",
-                "PasswordInput", "UserFiles",
+                "OnTheMapServer", "ServerAdmin", "ServerHTTP", "OnTheMapServerPostgres", "SafeText", "PasswordInput", "UserFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -195,7 +195,7 @@ struct LiveQueryShutdown: Service {
 /// Answers a storage's `QueryFailure` with its wire error (400), a request whose HTTP/1.1 framing
 /// broke while its body was read (a `Transfer-Encoding` other than chunked, a chunk size past
 /// 64 bits: NIO's `HTTPParserError`) with a 400 — the client's fault, logged as no server error —
-/// and turns any other error that is not already an HTTP answer into a 500 with no internals in it
+/// a database that cannot be reached (`StorageUnavailable`) with a 503 and `Retry-After`, and turns any other error that is not already an HTTP answer into a 500 with no internals in it
 /// (no stack trace, no SQL), and logs what it may: the error's type, and for a SQLite error its
 /// code and message — never the statement (GRDB's description quotes it, with its arguments'
 /// shape, and a request's `where` or `order` made it).
@@ -206,6 +206,7 @@ struct ErrorShieldMiddleware: RouterMiddleware {
         if let error = error as? DatabaseError {
             return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "")"
         }
+        if let error = error as? any LoggableStorageError { return error.loggableDescription }
         return String(describing: type(of: error))
     }
 
@@ -216,6 +217,12 @@ struct ErrorShieldMiddleware: RouterMiddleware {
             throw error
         } catch let failure as QueryFailure {
             throw APIFailure(failure)
+        } catch let error as StorageUnavailable {
+            context.logger.warning("database unavailable", metadata: ["path": "\(request.uri.path)", "error": "\(error.detail)"])
+            var response = JSONResponse.make(
+                status: .serviceUnavailable, ["code": "1", "error": "the database is unavailable; try again shortly"])
+            response.headers[.retryAfter] = "1"
+            return response
         } catch let error as HTTPParserError {
             context.logger.info("bad request framing", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             var response = JSONResponse.make(status: .badRequest, ["code": "1", "error": "bad request framing"])

@@ -1,7 +1,7 @@
 import ServerStorage
 
 extension PostgresOpener {
-    /// Storage on PostgreSQL through PostgresNIO: what `onthemap-server` and the server tests use.
+    /// Storage on PostgreSQL through libpq: what `onthemap-server` and the server tests use.
     package static let live = PostgresOpener { url, queryTimeout, logger in
         try PostgresStorage(url: url, queryTimeout: queryTimeout, logger: logger)
     }

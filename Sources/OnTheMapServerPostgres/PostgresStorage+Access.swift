@@ -1,22 +1,16 @@
 import Foundation
 import Logging
 import ServerStorage
-import PostgresNIO
 
 /// Roles, suspension, hidden rows, fair share and the audit log on PostgreSQL (Docs/Access.md).
 extension PostgresStorage {
     func insert(_ location: StoredLocation, maxRowsPerOwner: Int) async throws -> Bool {
-        let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
+        try await pool.withTransaction { connection in
             // Concurrent POSTs of one account, on any instance, count one after the other.
-            try await connection.query(
-                "SELECT pg_advisory_xact_lock(7345002, hashtext(\(location.uniqueKey ?? "")))", logger: logger)
-            var count = 0
-            for try await (value) in try await connection.query(
-                "SELECT COUNT(*) FROM student_location WHERE unique_key = \(location.uniqueKey)", logger: logger
-            ).decode(Int.self) {
-                count = value
-            }
+            try await connection.execute("SELECT pg_advisory_xact_lock(7345002, hashtext(\(location.uniqueKey ?? "")))")
+            let count = try await connection.execute(
+                "SELECT COUNT(*) FROM student_location WHERE unique_key = \(location.uniqueKey)"
+            ).first?.int(0) ?? 0
             guard count < maxRowsPerOwner else { return false }
             try await self.insert(location, on: connection)
             return true
@@ -24,56 +18,42 @@ extension PostgresStorage {
     }
 
     func setHidden(objectId: String, mark: HiddenMark?) async throws -> Bool {
-        var found = false
-        let rows = try await client.query(
+        try await pool.execute(
             """
             UPDATE student_location SET hidden_at = \(mark?.at), hidden_reason = \(mark?.reason), hidden_by = \(mark?.by)
             WHERE object_id = \(objectId) RETURNING object_id
-            """, logger: logger)
-        for try await _ in rows.decode(String.self) { found = true }
-        return found
+            """
+        ).first != nil
     }
 
     func hasHiddenLocations(owner: String) async throws -> Bool {
-        let rows = try await client.query(
-            "SELECT 1 FROM student_location WHERE unique_key = \(owner) AND hidden_at IS NOT NULL LIMIT 1",
-            logger: logger)
-        for try await _ in rows.decode(Int.self) { return true }
-        return false
+        try await pool.execute(
+            "SELECT 1 FROM student_location WHERE unique_key = \(owner) AND hidden_at IS NOT NULL LIMIT 1"
+        ).first != nil
     }
 
     func setRole(key: String, role: AccountRole) async throws -> Bool {
-        var found = false
-        let rows = try await client.query(
-            "UPDATE account SET role = \(role.rawValue) WHERE key = \(key) RETURNING key", logger: logger)
-        for try await _ in rows.decode(String.self) { found = true }
-        return found
+        try await pool.execute("UPDATE account SET role = \(role.rawValue) WHERE key = \(key) RETURNING key").first != nil
     }
 
     func setSuspended(key: String, at: String?) async throws -> Bool {
-        let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
-            var found = false
-            for try await _ in try await connection.query(
-                "UPDATE account SET suspended_at = \(at) WHERE key = \(key) RETURNING key", logger: logger
-            ).decode(String.self) {
-                found = true
-            }
+        try await pool.withTransaction { connection in
+            let found = try await connection.execute("UPDATE account SET suspended_at = \(at) WHERE key = \(key) RETURNING key").first != nil
             guard found else { return false }
             if let at {
-                try await connection.query("DELETE FROM session WHERE account_key = \(key)", logger: logger)
-                try await connection.query(
+                try await connection.execute("DELETE FROM session WHERE account_key = \(key)")
+                try await connection.execute(
                     """
                     UPDATE student_location SET hidden_at = \(at), hidden_reason = \(AccessSQL.suspensionReason),
                         hidden_by = \(AccessSQL.suspension)
                     WHERE unique_key = \(key) AND hidden_at IS NULL
-                    """, logger: logger)
+                    """)
             } else {
-                try await connection.query(
+                try await connection.execute(
                     """
                     UPDATE student_location SET hidden_at = NULL, hidden_reason = NULL, hidden_by = NULL
                     WHERE unique_key = \(key) AND hidden_by = \(AccessSQL.suspension)
-                    """, logger: logger)
+                    """)
             }
             return true
         }
@@ -82,39 +62,30 @@ extension PostgresStorage {
     func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double)
     {
         if Int(now) % 64 == 0 {
-            var bindings = PostgresBindings()
-            bindings.append(now)
-            try await client.query(
-                PostgresQuery(unsafeSQL: AccessSQL.deleteStaleWrites { "$\($0)" }, binds: bindings), logger: logger)
+            try await pool.execute(PGQuery(unsafeSQL: AccessSQL.deleteStaleWrites { "$\($0)" }, binds: [.real(now)]))
         }
-        var bindings = PostgresBindings()
-        bindings.append(accountKey)
-        bindings.append(now)
-        bindings.append(window)
-        let rows = try await client.query(
-            PostgresQuery(unsafeSQL: AccessSQL.countWrite { "$\($0)" }, binds: bindings), logger: logger)
-        for try await (writes, start) in rows.decode((Int, Double).self) { return (writes, start) }
-        return (1, now)
+        let rows = try await pool.execute(
+            PGQuery(unsafeSQL: AccessSQL.countWrite { "$\($0)" }, binds: [.text(accountKey), .real(now), .real(window)]))
+        guard let row = rows.first else { return (1, now) }
+        return (try row.int(0), try row.double(1))
     }
 
     func insert(_ entry: AuditEntry) async throws {
-        try await client.query(
+        try await pool.execute(
             """
             INSERT INTO audit_log (at, actor, action, target, reason)
             VALUES (\(entry.at), \(entry.actor), \(entry.action), \(entry.target), \(entry.reason))
-            """, logger: logger)
+            """)
     }
 
     func auditEntries(since: String?) async throws -> [AuditEntry] {
-        let rows = try await client.query(
-            "SELECT at, actor, action, target, reason FROM audit_log WHERE at >= \(since ?? "") ORDER BY id",
-            logger: logger)
-        var entries: [AuditEntry] = []
-        for try await (at, actor, action, target, reason) in rows.decode((String, String, String, String, String?).self)
-        {
-            entries.append(AuditEntry(at: at, actor: actor, action: action, target: target, reason: reason))
+        try await pool.execute(
+            "SELECT at, actor, action, target, reason FROM audit_log WHERE at >= \(since ?? "") ORDER BY id"
+        ).rows.map { row in
+            AuditEntry(
+                at: try row.text(0), actor: try row.text(1), action: try row.text(2), target: try row.text(3),
+                reason: try row.optionalText(4))
         }
-        return entries
     }
 }
 

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import ServerStorage
-import PostgresNIO
 
 /// Accounts and sessions on PostgreSQL (administration: PostgresStorage+Operations.swift).
 extension PostgresStorage {
@@ -9,14 +8,18 @@ extension PostgresStorage {
 
     func insert(_ account: Account) async throws {
         do {
-            try await client.query(
-                """
-                INSERT INTO account (key, email, email_key, password_hash, first_name, last_name, created_at)
-                VALUES (\(account.key), \(account.email), \(EmailKey.canonical(account.email)), \(account.passwordHash), \(account.firstName), \(account.lastName), \(account.createdAt))
-                """, logger: logger)
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw {
+            try await pool.execute(Self.insertion(account))
+        } catch let error as PGError where error.sqlState == PGError.uniqueViolation {
             throw StorageError.duplicateEmail
         }
+    }
+
+    /// The INSERT of an account, its canonical e-mail key computed here as on SQLite.
+    static func insertion(_ account: Account) -> PGQuery {
+        """
+        INSERT INTO account (key, email, email_key, password_hash, first_name, last_name, created_at)
+        VALUES (\(account.key), \(account.email), \(EmailKey.canonical(account.email)), \(account.passwordHash), \(account.firstName), \(account.lastName), \(account.createdAt))
+        """
     }
 
     /// By the canonical form (`EmailKey`, computed here as on SQLite); an account the e-mail
@@ -32,31 +35,27 @@ extension PostgresStorage {
     }
 
     private func account(where condition: String, _ values: [String]) async throws -> Account? {
-        let rows = try await client.query(
-            PostgresQuery(
-                unsafeSQL: "SELECT \(Self.accountColumns) FROM account WHERE \(condition)",
-                binds: try Self.bindings(values.map { .text($0) })), logger: logger)
-        for try await row in rows { return try Self.account(from: row) }
-        return nil
+        try await pool.execute(
+            PGQuery(unsafeSQL: "SELECT \(Self.accountColumns) FROM account WHERE \(condition)", binds: values.map { .text($0) })
+        ).first.map(Self.account(from:))
     }
 
     static let accountColumns = "key, email, password_hash, first_name, last_name, created_at, role, suspended_at"
 
-    static func account(from row: PostgresRow) throws -> Account {
-        let (key, email, hash, first, last, created, role, suspended) =
-            try row.decode((String, String, String, String, String, String, String, String?).self)
-        return Account(
-            key: key, email: email, passwordHash: hash, firstName: first, lastName: last, createdAt: created,
-            role: AccountRole(rawValue: role) ?? .student, suspendedAt: suspended)
+    static func account(from row: PGRow) throws -> Account {
+        Account(
+            key: try row.text(0), email: try row.text(1), passwordHash: try row.text(2), firstName: try row.text(3),
+            lastName: try row.text(4), createdAt: try row.text(5), role: AccountRole(rawValue: try row.text(6)) ?? .student,
+            suspendedAt: try row.optionalText(7))
     }
 
     func insert(_ session: StoredSession) async throws {
-        try await client.query("DELETE FROM session WHERE expires_at < \(Date().timeIntervalSince1970)", logger: logger)
-        try await client.query(
+        try await pool.execute("DELETE FROM session WHERE expires_at < \(Date().timeIntervalSince1970)")
+        try await pool.execute(
             """
             INSERT INTO session (id, account_key, xsrf_token, sealed_id, expires_at)
             VALUES (\(session.idHash), \(session.accountKey), \(session.xsrfHash), \(session.sealedId), \(session.expiresAt))
-            """, logger: logger)
+            """)
     }
 
     func session(idHash: String, now: Double) async throws -> StoredSession? {
@@ -68,20 +67,18 @@ extension PostgresStorage {
     }
 
     private func session(where condition: String, _ value: String, now: Double) async throws -> StoredSession? {
-        var bindings = PostgresBindings()
-        bindings.append(value)
-        bindings.append(now)
-        let rows = try await client.query(
-            PostgresQuery(
+        let rows = try await pool.execute(
+            PGQuery(
                 unsafeSQL: "SELECT id, account_key, xsrf_token, sealed_id, expires_at FROM session WHERE \(condition) AND expires_at > $2",
-                binds: bindings), logger: logger)
-        for try await (id, key, token, sealed, expires) in rows.decode((String, String, String, String, Double).self) {
-            return StoredSession(idHash: id, accountKey: key, xsrfHash: token, sealedId: sealed, expiresAt: expires)
+                binds: [.text(value), .real(now)]))
+        return try rows.first.map { row in
+            StoredSession(
+                idHash: try row.text(0), accountKey: try row.text(1), xsrfHash: try row.text(2), sealedId: try row.text(3),
+                expiresAt: try row.double(4))
         }
-        return nil
     }
 
     func deleteSession(idHash: String) async throws {
-        try await client.query("DELETE FROM session WHERE id = \(idHash)", logger: logger)
+        try await pool.execute("DELETE FROM session WHERE id = \(idHash)")
     }
 }

@@ -1,62 +1,36 @@
 import Foundation
 import ServerStorage
-import PostgresNIO
 
 /// The change log on PostgreSQL (`ChangeLogSQL.postgres`).
 extension PostgresStorage {
     func changeLogEnd() async throws -> Int64 {
-        for try await (end) in try await client.query(PostgresQuery(unsafeSQL: ChangeLogSQL.end), logger: logger).decode(Int64.self) {
-            return end
-        }
-        return 0
+        try await pool.execute(PGQuery(unsafeSQL: ChangeLogSQL.end)).first?.int64(0) ?? 0
     }
 
     func changeLog(after seq: Int64, missing: [Int64], limit: Int) async throws -> [LoggedChange] {
-        var binds = PostgresBindings()
-        binds.append(seq)
-        for number in missing { binds.append(number) }
-        binds.append(limit)
+        let binds: [PGValue] = [.integer(seq)] + missing.map { .integer($0) } + [.integer(Int64(limit))]
         let sql = ChangeLogSQL.entries(missing: missing.count) { "$\($0)" }
-        var entries: [LoggedChange] = []
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
-        for try await (seq, kind, subject, before, after) in rows.decode((Int64, String, String, String?, String?).self) {
-            if let entry = LoggedChange(seq: seq, kind: kind, subject: subject, before: before, after: after) { entries.append(entry) }
+        return try await pool.execute(PGQuery(unsafeSQL: sql, binds: binds)).rows.compactMap { row in
+            LoggedChange(
+                seq: try row.int64(0), kind: try row.text(1), subject: try row.text(2), before: try row.optionalText(3),
+                after: try row.optionalText(4))
         }
-        return entries
     }
 
     func pruneChangeLog(before: Double) async throws {
-        var binds = PostgresBindings()
-        binds.append(before)
-        try await client.query(PostgresQuery(unsafeSQL: ChangeLogSQL.prune { "$\($0)" }, binds: binds), logger: logger)
+        try await pool.execute(PGQuery(unsafeSQL: ChangeLogSQL.prune { "$\($0)" }, binds: [.real(before)]))
     }
 
     /// Listens on the log's channel, which every logging transaction of every instance (and of
-    /// every `onthemap-server` command) notifies at commit. While the listening connection is down
-    /// (PostgreSQL restarting) nothing is heard: it reconnects every second and signals once when
-    /// it does, for what was logged meanwhile.
+    /// every `onthemap-server` command) notifies at commit (`PGListener`: a connection and a
+    /// thread of its own; it signals once when it starts listening and again after every
+    /// reconnection, for what was logged meanwhile).
     func observeChangeLog(_ signal: @escaping @Sendable () -> Void) {
-        let task = Task { [client, logger] in
-            while !Task.isCancelled {
-                do {
-                    try await client.withConnection { connection in
-                        try await connection.listen(on: ChangeLogSQL.channel) { notifications in
-                            signal()
-                            for try await _ in notifications { signal() }
-                        }
-                    }
-                } catch {
-                    if Task.isCancelled { break }
-                    logger.warning(
-                        "not listening for the change log's notifications; retrying in 1 s",
-                        metadata: ["error": "\(String(describing: type(of: error)))"])
-                }
-                try? await Task.sleep(for: .seconds(1))
-            }
+        let listener = PGListener(parameters: pool.parameters, channel: ChangeLogSQL.channel, logger: logger, signal: signal)
+        let previous = changeListener.withLockedValue { current in
+            defer { current = listener }
+            return current
         }
-        changeListener.withLockedValue { previous in
-            previous?.cancel()
-            previous = task
-        }
+        previous?.stop()
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import ServerStorage
-import PostgresNIO
 
 /// The canonical e-mail key on PostgreSQL (`EmailKey`, computed in Swift so that both stores
 /// agree: PostgreSQL has no Unicode case folding of its own): a step of its own after `migrate`,
@@ -9,37 +8,31 @@ import PostgresNIO
 /// the operator resolves them).
 extension PostgresStorage {
     func migrateEmailKeys() async throws -> [EmailKeyCollision] {
-        let logger = self.logger
-        return try await client.withConnection { connection in
-            try await connection.query("SELECT pg_advisory_lock(7345002)", logger: logger)
+        try await pool.withConnection { connection in
+            try await connection.execute("SELECT pg_advisory_lock(7345002)")
             do {
-                let collisions = try await Self.fillEmailKeys(connection, logger: logger)
-                try await connection.query("SELECT pg_advisory_unlock(7345002)", logger: logger)
+                let collisions = try await Self.fillEmailKeys(connection)
+                try await connection.execute("SELECT pg_advisory_unlock(7345002)")
                 return collisions
             } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(7345002)", logger: logger)
+                _ = try? await connection.execute("SELECT pg_advisory_unlock(7345002)")
                 throw error
             }
         }
     }
 
-    private static func fillEmailKeys(_ connection: PostgresConnection, logger: Logger) async throws -> [EmailKeyCollision] {
-        try await connection.query("ALTER TABLE account ADD COLUMN IF NOT EXISTS email_key TEXT", logger: logger)
-        try await connection.query("CREATE UNIQUE INDEX IF NOT EXISTS account_email_key ON account (email_key)", logger: logger)
-        var pending: [(String, String)] = []
-        let rows = try await connection.query(
-            "SELECT key, email FROM account WHERE email_key IS NULL ORDER BY created_at, key", logger: logger)
-        for try await (key, email) in rows.decode((String, String).self) { pending.append((key, email)) }
+    private static func fillEmailKeys(_ connection: PGSession) async throws -> [EmailKeyCollision] {
+        try await connection.execute("ALTER TABLE account ADD COLUMN IF NOT EXISTS email_key TEXT")
+        try await connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS account_email_key ON account (email_key)")
+        let pending = try await connection.execute("SELECT key, email FROM account WHERE email_key IS NULL ORDER BY created_at, key")
+            .rows.map { (try $0.text(0), try $0.text(1)) }
         var collisions: [EmailKeyCollision] = []
         for (key, email) in pending {
             let canonical = EmailKey.canonical(email)
-            var holder: (String, String)?
-            let found = try await connection.query("SELECT key, email FROM account WHERE email_key = \(canonical)", logger: logger)
-            for try await row in found.decode((String, String).self) { holder = row }
-            if let holder {
-                collisions.append(EmailKeyCollision(key: key, email: email, holderKey: holder.0, holderEmail: holder.1))
+            if let holder = try await connection.execute("SELECT key, email FROM account WHERE email_key = \(canonical)").first {
+                collisions.append(EmailKeyCollision(key: key, email: email, holderKey: try holder.text(0), holderEmail: try holder.text(1)))
             } else {
-                try await connection.query("UPDATE account SET email_key = \(canonical) WHERE key = \(key)", logger: logger)
+                try await connection.execute("UPDATE account SET email_key = \(canonical) WHERE key = \(key)")
             }
         }
         return collisions

@@ -1,51 +1,36 @@
 import Foundation
 import Logging
 import ServerStorage
-import PostgresNIO
 
 /// Account administration on PostgreSQL (the throttle and invites: PostgresStorage+Throttle.swift).
 extension PostgresStorage {
     // MARK: Account administration
 
     func accounts() async throws -> [Account] {
-        let rows = try await client.query(
-            PostgresQuery(unsafeSQL: "SELECT \(Self.accountColumns) FROM account ORDER BY created_at, key"), logger: logger)
-        var accounts: [Account] = []
-        for try await row in rows { accounts.append(try Self.account(from: row)) }
-        return accounts
+        try await pool.execute(PGQuery(unsafeSQL: "SELECT \(Self.accountColumns) FROM account ORDER BY created_at, key"))
+            .rows.map(Self.account(from:))
     }
 
     func updatePassword(key: String, passwordHash: String) async throws -> Bool {
-        let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
-            var found = false
-            let rows = try await connection.query(
-                "UPDATE account SET password_hash = \(passwordHash) WHERE key = \(key) RETURNING key", logger: logger)
-            for try await _ in rows.decode(String.self) { found = true }
+        try await pool.withTransaction { connection in
+            let found =
+                try await connection.execute(
+                    "UPDATE account SET password_hash = \(passwordHash) WHERE key = \(key) RETURNING key"
+                ).first != nil
             guard found else { return false }
-            try await connection.query("DELETE FROM session WHERE account_key = \(key)", logger: logger)
+            try await connection.execute("DELETE FROM session WHERE account_key = \(key)")
             return true
         }
     }
 
     func deleteAccount(key: String) async throws -> AccountDeletion? {
-        let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
-            let sessions = try await Self.count(
-                connection.query("DELETE FROM session WHERE account_key = \(key) RETURNING account_key", logger: logger))
-            let accounts = try await Self.count(connection.query("DELETE FROM account WHERE key = \(key) RETURNING key", logger: logger))
+        try await pool.withTransaction { connection in
+            let sessions = try await connection.execute("DELETE FROM session WHERE account_key = \(key)").affected
+            let accounts = try await connection.execute("DELETE FROM account WHERE key = \(key)").affected
             guard accounts > 0 else { return nil }
-            let locations = try await Self.count(
-                connection.query("DELETE FROM student_location WHERE unique_key = \(key) RETURNING object_id", logger: logger))
+            let locations = try await connection.execute("DELETE FROM student_location WHERE unique_key = \(key)").affected
             return AccountDeletion(locations: locations, sessions: sessions)
         }
-    }
-
-    /// How many rows a `RETURNING <one text column>` statement answered.
-    private static func count(_ rows: PostgresRowSequence) async throws -> Int {
-        var count = 0
-        for try await _ in rows.decode(String.self) { count += 1 }
-        return count
     }
 }
 

@@ -2,45 +2,36 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import ServerStorage
-import PostgresNIO
 
 /// Storage on PostgreSQL, for a class that outgrows one machine: several stateless server
 /// processes share one database (sessions and login throttles live in it, too).
 ///
-/// Text columns use the "C" collation so that sorting matches SQLite's byte order (and ISO
-/// timestamps sort as time). Durability is PostgreSQL's: a commit is answered after its WAL
-/// record is flushed (`synchronous_commit=on`, the default).
+/// Through libpq, PostgreSQL's own client (`PGPool`, `PGConnection`): no TLS or crypto stack of
+/// our own to build. Text columns use the "C" collation so that sorting matches SQLite's byte
+/// order (and ISO timestamps sort as time). Durability is PostgreSQL's: a commit is answered
+/// after its WAL record is flushed (`synchronous_commit=on`, the default).
 final class PostgresStorage: WritableStorage {
-    let client: PostgresClient
-    private let runTask: Task<Void, Never>
-    let changeListener = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    let pool: PGPool
+    let changeListener = NIOLockedValueBox<PGListener?>(nil)
     let logger: Logger
     /// The time a list query may take: `SET LOCAL statement_timeout` in its transaction.
     let queryTimeout: Duration
 
-    /// Connects to `url` (`postgres://user:password@host:port/database`; TLS off, for loopback
-    /// and private networks).
+    /// Ready to connect to `url` (`postgres://user:password@host:port/database`; TLS off, for
+    /// loopback and private networks); the first statement connects.
     init(url: URL, queryTimeout: Duration = DatabaseLocation.defaultQueryTimeout, logger: Logger) throws {
-        guard let host = url.host, !url.path.isEmpty else {
-            throw PostgresStorageError.badURL("expected postgres://user[:password]@host[:port]/database")
-        }
-        var configuration = PostgresClient.Configuration(
-            host: host, port: url.port ?? 5432, username: url.user ?? "postgres", password: url.password,
-            database: String(url.path.dropFirst()), tls: .disable)
-        configuration.options.maximumConnections = Self.maximumConnections
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
+        pool = PGPool(parameters: try PGParameters(url: url), maximum: Self.maximumConnections)
         self.logger = logger
         self.queryTimeout = queryTimeout
-        runTask = Task { await client.run() }
     }
 
     func close() async {
-        let listener = changeListener.withLockedValue { $0 }
-        listener?.cancel()
-        _ = await listener?.value
-        runTask.cancel()
-        _ = await runTask.value
+        let listener = changeListener.withLockedValue { listener in
+            defer { listener = nil }
+            return listener
+        }
+        if let listener { _ = try? await PGSession.onThreadOfItsOwn { listener.stop() } }
+        pool.close()
     }
 
     static let maximumConnections = 16
@@ -48,23 +39,23 @@ final class PostgresStorage: WritableStorage {
     var connectionLimit: Int { Self.maximumConnections }
 
     func isReachable() async throws {
-        try await client.query("SELECT 1 FROM student_location LIMIT 1", logger: logger)
+        try await pool.execute("SELECT 1 FROM student_location LIMIT 1")
     }
 
     func migrate() async throws {
-        try await client.withConnection { connection in
+        try await pool.withConnection { connection in
             // One migrator at a time when several instances start together.
-            try await connection.query("SELECT pg_advisory_lock(7345001)", logger: self.logger)
+            try await connection.execute("SELECT pg_advisory_lock(7345001)")
             do {
                 for statement in PostgresSchema.version1 + PostgresSchema.operations + [ProviderIdentity.table] + PostgresSchema.access
                     + ChangeLogSQL.postgres {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+                    try await connection.execute(PGQuery(unsafeSQL: statement))
                 }
             } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(7345001)", logger: self.logger)
+                _ = try? await connection.execute("SELECT pg_advisory_unlock(7345001)")
                 throw error
             }
-            try await connection.query("SELECT pg_advisory_unlock(7345001)", logger: self.logger)
+            try await connection.execute("SELECT pg_advisory_unlock(7345001)")
         }
     }
 
@@ -86,72 +77,46 @@ final class PostgresStorage: WritableStorage {
         let sql = "SELECT \(AccessSQL.readColumns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT $\(limitIndex) OFFSET $\(limitIndex + 1)"
         let countSQL = query.includeCount ? "SELECT COUNT(*) FROM student_location WHERE \(condition)" : nil
         let milliseconds = max(1, queryTimeout.components.seconds * 1000 + queryTimeout.components.attoseconds / 1_000_000_000_000_000)
-        let logger = self.logger
         do {
-            return try await client.withTransaction(logger: logger) { connection in
-                try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(milliseconds)"), logger: logger)
+            return try await pool.withTransaction { connection in
+                try await connection.execute(PGQuery(unsafeSQL: "SET LOCAL statement_timeout = \(milliseconds)"))
                 var rows: [StoredLocation] = []
                 if query.limit > 0 {
-                    var bindings = try Self.bindings(binds)
-                    bindings.append(query.limit)
-                    bindings.append(query.skip)
-                    for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
-                        rows.append(try Self.location(from: row))
-                    }
+                    let page = PGQuery(
+                        unsafeSQL: sql, binds: Self.values(binds) + [.integer(Int64(query.limit)), .integer(Int64(query.skip))])
+                    rows = try await connection.execute(page).rows.map(Self.location(from:))
                 }
                 var count: Int?
                 if let countSQL {
-                    let countQuery = PostgresQuery(unsafeSQL: countSQL, binds: try Self.bindings(binds))
-                    for try await (value) in try await connection.query(countQuery, logger: logger).decode(Int.self) {
-                        count = value
-                    }
+                    count = try await connection.execute(PGQuery(unsafeSQL: countSQL, binds: Self.values(binds))).first?.int(0)
                 }
                 return (rows, count)
             }
-        } catch let error as PostgresTransactionError {
-            throw Self.listFailure(error.closureError ?? error.beginError ?? error)
-        } catch {
-            throw Self.listFailure(error)
-        }
-    }
-
-    /// A list query's database error as a `QueryFailure`: a bad regex, the budget spent
-    /// (`query_canceled`), else unchanged.
-    private static func listFailure(_ error: any Error) -> any Error {
-        guard let error = error as? PSQLError else { return error }
-        switch error.serverInfo?[.sqlState] {
-        case PostgresError.Code.invalidRegularExpression.raw: return QueryFailure.invalidRegex
-        case PostgresError.Code.queryCanceled.raw: return QueryFailure.tooExpensive
-        default: return error
+        } catch let error as PGError {
+            // A list query's database error as a `QueryFailure`: a bad regex, the budget spent.
+            switch error.sqlState {
+            case PGError.invalidRegularExpression: throw QueryFailure.invalidRegex
+            case PGError.queryCanceled: throw QueryFailure.tooExpensive
+            default: throw error
+            }
         }
     }
 
     func location(objectId: String) async throws -> StoredLocation? {
-        let rows = try await client.query(
-            PostgresQuery(unsafeSQL: "SELECT \(AccessSQL.readColumns) FROM student_location WHERE object_id = $1", binds: try Self.bindings([.text(objectId)])),
-            logger: logger)
-        for try await row in rows { return try Self.location(from: row) }
-        return nil
+        try await pool.execute(
+            PGQuery(unsafeSQL: "SELECT \(AccessSQL.readColumns) FROM student_location WHERE object_id = $1", binds: [.text(objectId)])
+        ).first.map(Self.location(from:))
     }
 
     func locationCount() async throws -> Int {
-        for try await (count) in try await client.query("SELECT COUNT(*) FROM student_location", logger: logger).decode(Int.self) {
-            return count
-        }
-        return 0
+        try await pool.execute("SELECT COUNT(*) FROM student_location").first?.int(0) ?? 0
     }
 
     func queryPlan(_ query: ListQuery) async throws -> [String] {
         let (condition, binds) = compile(query)
-        var bindings = try Self.bindings(binds)
-        bindings.append(query.limit)
-        bindings.append(query.skip)
         let sql = "EXPLAIN SELECT \(Self.columns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT $\(binds.count + 1) OFFSET $\(binds.count + 2)"
-        var plan: [String] = []
-        for try await (line) in try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).decode(String.self) {
-            plan.append(line)
-        }
-        return plan
+        let plan = PGQuery(unsafeSQL: sql, binds: Self.values(binds) + [.integer(Int64(query.limit)), .integer(Int64(query.skip))])
+        return try await pool.execute(plan).rows.map { try $0.text(0) }
     }
 
     func fillSynthetic(count: Int) async throws {
@@ -164,46 +129,35 @@ final class PostgresStorage: WritableStorage {
                    to_char(to_timestamp(1400000000 + ((i::bigint * 7919) % \(max(count, 1))) * 11) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')
             FROM generate_series(1, \(count)) AS i
             """
-        let logger = self.logger
-        try await client.withTransaction(logger: logger) { connection in
-            var end: Int64 = 0
-            for try await (value) in try await connection.query(PostgresQuery(unsafeSQL: ChangeLogSQL.end), logger: logger).decode(Int64.self) {
-                end = value
-            }
-            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
-            var binds = PostgresBindings()
-            binds.append(end)
+        try await pool.withTransaction { connection in
+            let end = try await connection.execute(PGQuery(unsafeSQL: ChangeLogSQL.end)).first?.int64(0) ?? 0
+            try await connection.execute(PGQuery(unsafeSQL: sql))
             let refresh = ChangeLogSQL.refreshAfter({ "$\($0)" }, now: ChangeLogSQL.postgresNowExpression)
-            try await connection.query(PostgresQuery(unsafeSQL: refresh[0], binds: binds), logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: refresh[1]), logger: logger)
+            try await connection.execute(PGQuery(unsafeSQL: refresh[0], binds: [.integer(end)]))
+            try await connection.execute(PGQuery(unsafeSQL: refresh[1]))
         }
-        try await client.query("ANALYZE student_location", logger: logger)
+        try await pool.execute("ANALYZE student_location")
     }
 
     // MARK: Helpers
 
-    static func bindings(_ values: [SQLValue]) throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: values.count + 2)
-        for value in values {
+    static func values(_ values: [SQLValue]) -> [PGValue] {
+        values.map { value in
             switch value {
-            case .null: bindings.appendNull()
-            case .integer(let integer): bindings.append(Int(integer))
-            case .real(let real): bindings.append(real)
-            case .text(let text): bindings.append(text)
+            case .null: .null
+            case .integer(let integer): .integer(Int64(integer))
+            case .real(let real): .real(real)
+            case .text(let text): .text(text)
             }
         }
-        return bindings
     }
 
-    static func location(from row: PostgresRow) throws -> StoredLocation {
-        let (objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt, hiddenAt,
-            hiddenReason, hiddenBy) =
-            try row.decode(
-                (String, String?, String?, String?, String?, String?, Double?, Double?, String, String, String?, String?, String?)
-                    .self)
-        return StoredLocation(
-            objectId: objectId, uniqueKey: uniqueKey, firstName: firstName, lastName: lastName, mapString: mapString,
-            mediaURL: mediaURL, latitude: latitude, longitude: longitude, createdAt: createdAt, updatedAt: updatedAt,
-            hiddenAt: hiddenAt, hiddenReason: hiddenReason, hiddenBy: hiddenBy)
+    static func location(from row: PGRow) throws -> StoredLocation {
+        StoredLocation(
+            objectId: try row.text(0), uniqueKey: try row.optionalText(1), firstName: try row.optionalText(2),
+            lastName: try row.optionalText(3), mapString: try row.optionalText(4), mediaURL: try row.optionalText(5),
+            latitude: try row.optionalDouble(6), longitude: try row.optionalDouble(7), createdAt: try row.text(8),
+            updatedAt: try row.text(9), hiddenAt: try row.optionalText(10), hiddenReason: try row.optionalText(11),
+            hiddenBy: try row.optionalText(12))
     }
 }

@@ -77,9 +77,7 @@ public struct ServerConfiguration: Sendable {
     /// Opens a `postgres://` database; `nil` (the default) refuses one. Set by the executables
     /// that link `OnTheMapServerPostgres` (`PostgresOpener.live`).
     package var postgres: PostgresOpener? = nil
-    /// Carries the requests to login providers. The default is `BoundedHTTPProviderExchange` (the
-    /// terminal app's built-in server); the executables that link `OnTheMapServerProviderClient`
-    /// set `AsyncHTTPProviderExchange`.
+    /// Carries the requests to login providers (`BoundedHTTPProviderExchange`; tests set their own).
     package var providerExchange: any ProviderExchange = BoundedHTTPProviderExchange()
     /// The threads that accept and serve connections (nil: NIO's shared group, a thread a
     /// core); the terminal app's built-in server, which serves one student, runs on one.

@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import OnTheMapServer
 import OnTheMapServerPostgres
-import OnTheMapServerProviderClient
 import ServerAdmin
 import ServerHTTP
 
@@ -158,30 +157,14 @@ extension OnTheMapServerCommand {
                 .flatMap { $0.isEmpty ? nil : $0 }
             (configuration.facebook, configuration.oauthProviders) = try providers.resolve()
             configuration.postgres = .live
-            // The one client of the process for login providers' answers (read with backpressure),
-            // shut down once the server has stopped.
-            let providers = AsyncHTTPProviderExchange()
-            configuration.providerExchange = providers
             AccessOptions.warnAboutProxy(configuration, logger: logger)
             let serverLogger = logger
-            let built: ServerApplication.Built
-            do {
-                built = try await ServerApplication.build(configuration: configuration, logger: logger) { [configuration] port in
-                    serverLogger.notice(
-                        "onthemap-server listening on http://\(configuration.host):\(port) (database \(configuration.database))")
-                }
-            } catch {
-                await providers.shutdown()
-                throw error
+            let built = try await ServerApplication.build(configuration: configuration, logger: logger) { [configuration] port in
+                serverLogger.notice(
+                    "onthemap-server listening on http://\(configuration.host):\(port) (database \(configuration.database))")
             }
             defer { Task { await built.close() } }
-            do {
-                try await built.application.runService()
-            } catch {
-                await providers.shutdown()
-                throw error
-            }
-            await providers.shutdown()
+            try await built.application.runService()
         }
     }
 

@@ -4,7 +4,7 @@ import StandIn
 import Testing
 
 /// A provider's answers are read with a 64 KB cap and a 10 s deadline for the whole exchange,
-/// with backpressure (`AsyncHTTPProviderExchange`): a 300 MB userinfo answer — announced, chunked,
+/// with backpressure (`BoundedHTTPProviderExchange`): a 300 MB userinfo answer — announced, chunked,
 /// or of no announced length, sent as fast as loopback takes it — and one dripped a byte at a time
 /// are each refused (502) within the deadline, and the server's memory barely moves.
 @Suite struct ProviderAnswerLimitTests {

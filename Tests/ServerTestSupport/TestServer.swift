@@ -2,8 +2,6 @@ import Foundation
 import Logging
 import OnTheMapServer
 import OnTheMapServerPostgres
-import OnTheMapServerProviderClient
-import PostgresNIO
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -39,7 +37,7 @@ public enum TestBackend: String, Sendable, CustomStringConvertible {
             let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
             do {
                 try await Self.administer(admin, "CREATE DATABASE \(name)")
-            } catch let error as PSQLError {
+            } catch let error as PGError {
                 throw TestServerError("CREATE DATABASE: \(String(reflecting: error))")
             }
             var components = URLComponents(url: admin, resolvingAgainstBaseURL: false)
@@ -73,19 +71,7 @@ public enum TestBackend: String, Sendable, CustomStringConvertible {
     }
 
     private static func administer(_ url: URL, _ sql: String) async throws {
-        var logger = Logger(label: "test-postgres")
-        logger.logLevel = .critical
-        let configuration = PostgresConnection.Configuration(
-            host: url.host ?? "127.0.0.1", port: url.port ?? 5432, username: url.user ?? "postgres", password: url.password,
-            database: String(url.path.dropFirst()), tls: .disable)
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-        do {
-            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-        try await connection.close()
+        try await PostgresAdministration.execute(sql, url: url)
     }
 }
 
@@ -111,11 +97,6 @@ public struct TestServer: Sendable {
 
     public var baseURL: URL { server.baseURL }
 
-    /// The test servers' client for login providers, as `onthemap-server` has it: one for the
-    /// test process, which lives as long as the process (never shut down, so never deinitialised
-    /// while running — AsyncHTTPClient traps on that in debug builds).
-    static let providers = AsyncHTTPProviderExchange()
-
     /// Starts a server. bcrypt runs at its lowest cost here to keep tests quick.
     public static func start(
         backend: TestBackend = .sqlite, openWrites: Bool = false, parseKeys: (String, String)? = nil, seedDemo: Bool = false,
@@ -131,7 +112,6 @@ public struct TestServer: Sendable {
             loginThrottle: loginThrottle, trustProxy: trustProxy, metrics: metrics, logRequests: logRequests,
             listCacheSeconds: listCacheSeconds)
         configuration.postgres = .live
-        configuration.providerExchange = providers
         // Bounds in time whose own tests set them: a loaded 2-core machine (the stress check's
         // two CPU hogs beside a parallel pass) can take longer than production's 30 s for a
         // request, and the connection would be reset under a test of something else; and a test
@@ -145,8 +125,8 @@ public struct TestServer: Sendable {
         let server: EmbeddedServer
         do {
             server = try await EmbeddedServer.start(configuration: configuration, seedDemo: seedDemo, logger: logger ?? quiet)
-        } catch let error as PSQLError {
-            // PostgresNIO's description hides the server's message; a test needs it.
+        } catch let error as PGError {
+            // The error's description leaves the server's words out (they reach logs); a test needs them.
             throw TestServerError("PostgreSQL: \(String(reflecting: error))")
         }
         return TestServer(server: server, directory: directory, configuration: configuration, backend: backend)

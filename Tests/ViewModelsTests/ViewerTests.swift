@@ -45,7 +45,7 @@ struct ViewerTests {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
         let comparison = /uniqueKey\s*[!=]=|[!=]=\s*[A-Za-z_.?]*uniqueKey\b/
-        // The server's targets (OnTheMapServer, OnTheMapServerPostgres, …ProviderClient and the layers).
+        // The server's targets (OnTheMapServer, OnTheMapServerPostgres and the layers).
         let serverTargets = ["OnTheMapServer", "ServerStorage", "ClassRules", "ServerHTTP", "ServerLiveQuery", "ServerAdmin"]
         var offenders: [String] = []
         let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
