@@ -49,26 +49,7 @@ run: deps
 ## test: unit and integration tests (real servers on loopback; the storage suite on SQLite and
 ## on a throwaway PostgreSQL cluster), then the end-to-end suite, then the packaging test.
 test: test-deps
-	@# The "== phase" lines time each step (scripts/fresh-root-check.sh reads them).
-	@echo "== phase build started at $$(date +%s)"
-	python3 scripts/openapi/generate.py --check
-	python3 scripts/check-architecture.py
-	$(SWIFT) package resolve
-	@# The release build that test-packages needs goes on beside the test build: each leaves a
-	@# core idle for long stretches (a release module is optimised whole, on one thread), and the
-	@# tests then run with neither. Its output goes to $(RELEASE_LOG), shown when it fails.
-	@mkdir -p $(RELEASE_SCRATCH)
-	$(MAKE) release > $(RELEASE_LOG) 2>&1 & release=$$!; \
-	$(SWIFT) build --build-tests; tests=$$?; \
-	wait $$release; built=$$?; \
-	if [ $$built -ne 0 ]; then cat $(RELEASE_LOG); echo "== make release failed"; fi; \
-	[ $$tests -eq 0 ] && [ $$built -eq 0 ]
-	@echo "== phase swift-tests started at $$(date +%s)"
-	ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash scripts/with-postgres.sh bash scripts/swift-test-passes.sh $(SWIFT)
-	@echo "== phase e2e started at $$(date +%s)"
-	bash Tests/e2e/run.sh "$(BIN)"
-	@echo "== phase packages started at $$(date +%s)"
-	$(MAKE) test-packages
+	bash scripts/test-all.sh "$(SWIFT)" "$(MAKE)" "$(BIN)" "$(RELEASE_LOG)"
 
 ## test-packages: `make deb`, then lintian (no errors) and the unpacked programs, man pages and
 ## completions (scripts/test-packages.sh).

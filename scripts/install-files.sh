@@ -4,14 +4,14 @@
 # `make install` and `make deb` both call it, so the package and a hand install hold the same files.
 #
 #   scripts/install-files.sh RELEASE_BIN_DIR DESTDIR PREFIX
+#   scripts/install-files.sh --manual-tool      (only builds the man page generator: make test does
+#                                                it beside its release build, off the packaging step)
 #
 # The man pages come from swift-argument-parser's own generator (Tools/generate-manual, the tool
 # its `generate-manual` plugin runs), built once from the checkout into .build/generate-manual and
 # run on the release binaries, so that no second release build is needed.
 set -euo pipefail
 
-bin=$1 destdir=$2 prefix=$3
-root="$destdir$prefix"
 here=$(cd "$(dirname "$0")/.." && pwd)
 swift=${SWIFT:-swift}
 
@@ -23,6 +23,13 @@ manual_tool() {
     echo "$("$swift" build --package-path "$package" --scratch-path "$scratch" --show-bin-path)/generate-manual"
 }
 
+if [ "${1:-}" = --manual-tool ]; then
+    manual_tool >/dev/null
+    exit
+fi
+
+bin=$1 destdir=$2 prefix=$3
+root="$destdir$prefix"
 install -d "$root/bin" "$root/share/man/man1" "$root/share/doc/onthemap" \
     "$root/share/bash-completion/completions" "$root/share/zsh/vendor-completions" \
     "$root/share/fish/vendor_completions.d"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# What `make test` runs, in order, each step's start printed as an "== phase NAME started at
+# EPOCH" line (scripts/fresh-root-check.sh times the phases from them). Stops at the first step
+# that fails.
+#
+#   scripts/test-all.sh SWIFT MAKE DEBUG_BIN_DIR RELEASE_LOG
+#
+# The release build that the packaging test needs runs beside the rest from the start: a release
+# module is optimised whole, on one thread, so the debug build, then the parallel Swift pass, use
+# the core it leaves idle. The steps that measure answer times on purpose (the command-line and
+# server-process passes, scripts/swift-test-passes.sh) and the end-to-end suite wait until it has
+# finished, and so run on a machine with nothing else to do.
+set -uo pipefail
+swift=$1 make=$2 bin=$3 release_log=$4
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+
+phase() { echo "== phase $1 started at $(date +%s)"; }
+release=
+stop_release() { [ -n "$release" ] && kill "$release" 2>/dev/null && wait "$release" 2>/dev/null; release=; }
+trap stop_release EXIT
+fail() {
+    echo "== make test: $1"
+    exit 1
+}
+
+phase build
+python3 scripts/openapi/generate.py --check || fail "the OpenAPI document differs from the routes"
+python3 scripts/check-architecture.py || fail "scripts/check-architecture.py"
+"$swift" package resolve || fail "swift package resolve"
+mkdir -p "$(dirname "$release_log")"
+"$make" release > "$release_log" 2>&1 &
+release=$!
+"$swift" build --build-tests || fail "swift build --build-tests"
+bash scripts/install-files.sh --manual-tool || fail "the man page generator did not build"
+
+phase swift-tests
+ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash scripts/with-postgres.sh bash scripts/swift-test-passes.sh "$swift" parallel \
+    || fail "the parallel Swift pass failed"
+wait "$release"
+built=$?
+release=
+echo "== release build finished at $(date +%s)"
+if [ "$built" -ne 0 ]; then
+    cat "$release_log"
+    fail "make release failed"
+fi
+ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash scripts/with-postgres.sh bash scripts/swift-test-passes.sh "$swift" apart \
+    || fail "the command-line or server-process Swift pass failed"
+
+phase e2e
+bash Tests/e2e/run.sh "$bin" || fail "the end-to-end suite failed"
+
+phase packages
+"$make" test-packages || fail "the packaging test failed"
