@@ -179,6 +179,24 @@ import Testing
         #expect(((reply.json() as? [String: Any])?["error"] as? String)?.hasPrefix("Invalid order key: updateAt") == true)
     }
 
+    /// A NUL in a value is refused on both databases: each takes values as C strings, which a NUL
+    /// cuts short (SQLite then answered the rows of the text before it), and PostgreSQL's text
+    /// cannot hold one.
+    @Test(arguments: TestBackend.available)
+    func aNULInAValueIsRefusedNeverCutShort(backend: TestBackend) async throws {
+        let server = try await Self.start(backend)
+        defer { Task { await server.stop() } }
+        let prefix = try await Self.get(server, "/v1/StudentLocation", #"where={"uniqueKey":"k1"}"#)
+        #expect(prefix.results?.isEmpty == false, "the control: rows of the value before the NUL")
+        for query in [#"where={"uniqueKey":"k1\u0000x"}"#, #"where={"uniqueKey":{"$in":["k1\u0000"]}}"#] {
+            let reply = try await Self.get(server, "/v1/StudentLocation", query)
+            #expect(reply.status == 400, "\(query): \(reply.text)")
+            let body = reply.json() as? [String: Any]
+            #expect(body?["code"] as? Int == 102)
+            #expect(body?["error"] as? String == "bad value: a NUL character")
+        }
+    }
+
     @Test(arguments: TestBackend.available)
     func hostileStringsRoundTripAsData(backend: TestBackend) async throws {
         let server = try await Self.start(backend)

@@ -46,6 +46,7 @@ package struct PGError: LoggableStorageError, CustomStringConvertible, CustomDeb
     static let uniqueViolation = "23505"
     static let invalidRegularExpression = "2201B"
     static let queryCanceled = "57014"
+    static let characterNotInRepertoire = "22021"
 
     package var description: String {
         sqlState.map { "PostgreSQL error \($0)" } ?? "PostgreSQL connection failed"
@@ -102,6 +103,11 @@ final class PGConnection: @unchecked Sendable {
 
     /// Runs one statement (blocking) and copies its rows out.
     func execute(_ query: PGQuery) throws -> PGRows {
+        // libpq takes values as C strings, which a NUL would cut short: PostgreSQL's text holds
+        // no NUL, and refuses one with 22021, so that is the answer here too — never a shorter value.
+        guard !query.binds.contains(where: \.holdsNUL) else {
+            throw PGError(sqlState: PGError.characterNotInRepertoire, message: "invalid byte sequence for encoding \"UTF8\": 0x00")
+        }
         let types = query.binds.map(\.typeOID)
         let texts = query.binds.map { $0.textForm.map { strdup($0) } ?? nil }
         defer { texts.forEach { free($0) } }

@@ -20,6 +20,15 @@ enum PGValue: Sendable, Equatable {
         }
     }
 
+    /// Whether its text holds a NUL, which PostgreSQL's text cannot.
+    var holdsNUL: Bool {
+        switch self {
+        case .text(let text): text.utf8.contains(0)
+        case .textArray(let elements): elements.contains { $0.utf8.contains(0) }
+        case .null, .integer, .real: false
+        }
+    }
+
     /// The text form PostgreSQL's input functions read (nil: SQL NULL). A double prints its
     /// shortest exact form (`inf`, `-inf`, `nan` included, which float8's input accepts).
     var textForm: String? {

@@ -19,7 +19,20 @@ package enum WhereParser {
         guard let data = text.data(using: .utf8),
             let json = try? JSONDecoder().decode(JSONValue.self, from: data)
         else { throw .invalidJSON("invalid JSON in where") }
+        // A NUL ("\u0000") in a key or a value: both databases take values as C strings, which
+        // a NUL cuts short (SQLite then matched the rows of the text before it), and PostgreSQL's
+        // text cannot hold one. No stored text has one, so it is refused rather than guessed at.
+        guard !holdsNUL(json) else { throw .invalidQuery("bad value: a NUL character") }
         return try parse(json, depth: 0, limits: &limits)
+    }
+
+    private static func holdsNUL(_ json: JSONValue) -> Bool {
+        switch json {
+        case .string(let text): text.utf8.contains(0)
+        case .array(let items): items.contains(where: holdsNUL)
+        case .object(let members): members.contains { $0.key.utf8.contains(0) || holdsNUL($0.value) }
+        case .null, .bool, .number: false
+        }
     }
 
     private static func parse(_ json: JSONValue, depth: Int, limits: inout WhereLimits) throws(APIFailure) -> Predicate {
