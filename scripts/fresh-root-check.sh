@@ -271,9 +271,9 @@ setup_run() {
 results=()  # one line of figures per run
 failed=0
 
-phase_seconds() {  # phase_seconds LOG START END: deps build swift-tests e2e packages ("-": not reached)
+phase_seconds() {  # phase_seconds LOG START END: deps build swift-tests e2e server-process-tests packages ("-": not reached)
     awk -v start="$2" -v end="$3" '
-        BEGIN { n = split("deps build swift-tests e2e packages", name, " "); at["deps"] = start }
+        BEGIN { n = split("deps build swift-tests e2e server-process-tests packages", name, " "); at["deps"] = start }
         /^== phase [a-z0-9-]+ started at [0-9]+$/ { at[$3] = $6 }
         END {
             for (i = 1; i <= n; i++) {
@@ -328,7 +328,7 @@ run_make_test() {  # run_make_test N
     e2e=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
     packages=$(grep -E '^packages: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
     packages=${packages#packages: }
-    results+=("$(printf '%-4s %-6s %9s  %6s %7s %11s %6s %8s   %-38s %-20s %s' "$1" "$result" \
+    results+=("$(printf '%-4s %-6s %9s  %6s %7s %11s %6s %9s %8s   %-38s %-20s %s' "$1" "$result" \
         "$(minutes $((ended - started)))" "${phases[@]}" "$(swift_test_count "$log")" \
         "${e2e:--}" "${packages:--}")")
     echo "Run $1: $result in $(minutes $((ended - started)))"
@@ -443,10 +443,11 @@ $make_run && scripted_make_run
 echo
 echo "== Fresh-root figures ($(git -C "$repo" log -1 --format=%h "$commit"); base $base_figures; logs in $logs)"
 if [ "$runs" -gt 0 ]; then
-    printf '%-4s %-6s %9s  %6s %7s %11s %6s %8s   %-38s %-20s %s\n' run result "make test" deps build \
-        swift-tests e2e packages "Swift tests" e2e packages
+    printf '%-4s %-6s %9s  %6s %7s %11s %6s %9s %8s   %-38s %-20s %s\n' run result "make test" deps build \
+        swift-tests e2e "sp-tests" packages "Swift tests" e2e packages
     printf '%s\n' "${results[@]}"
-    echo "(make test's wall time in m:ss; its phases in seconds, from the Makefile's \"== phase\" lines)"
+    echo "(make test's wall time in m:ss; its phases in seconds, from scripts/test-all.sh's \"== phase\" lines;"
+    echo " swift-tests: the parallel and command-line passes; sp-tests: the server-process pass, after the release build)"
 fi
 $make_run && echo "make run: $make_run_result"
 echo "Nothing is left mounted under $root."

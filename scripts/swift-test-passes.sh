@@ -14,11 +14,11 @@
 #      the machine on purpose and measures answer times, which must not depend on what else the
 #      test runner happens to schedule beside it on a 2-core machine.
 #
-# `make test` runs pass 1 while its release build finishes beside it (a load the parallel suites
-# are made to bear: scripts/stress-swift-pass.sh runs them beside two CPU hogs), then passes 2
-# and 3 once it has, on a machine with nothing else to do (scripts/test-all.sh).
+# `make test` runs passes 1 and 2 while its release build finishes beside it (a load they are
+# made to bear: scripts/stress-swift-pass.sh runs them beside two CPU hogs), then pass 3 once it
+# has, on a machine with nothing else to do (scripts/test-all.sh).
 #
-#   scripts/swift-test-passes.sh SWIFT [all|parallel|apart]   (parallel: pass 1; apart: 2 and 3)
+#   scripts/swift-test-passes.sh SWIFT [all|parallel|alone]   (parallel: passes 1 and 2; alone: 3)
 set -uo pipefail
 swift=$1
 which=${2:-all}
@@ -27,10 +27,10 @@ first=0 second=0 third=0
 if [ "$which" = all ] || [ "$which" = parallel ]; then
     bash "$here/swift-test.sh" "$swift" --skip ServerProcessTests --skip OnTheMapCLITests
     first=$?
-fi
-if [ "$which" = all ] || [ "$which" = apart ]; then
     bash "$here/swift-test.sh" "$swift" --filter OnTheMapCLITests
     second=$?
+fi
+if [ "$which" = all ] || [ "$which" = alone ]; then
     bash "$here/swift-test.sh" "$swift" --filter ServerProcessTests --no-parallel
     third=$?
 fi

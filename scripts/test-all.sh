@@ -6,10 +6,12 @@
 #   scripts/test-all.sh SWIFT MAKE DEBUG_BIN_DIR RELEASE_LOG
 #
 # The release build that the packaging test needs runs beside the rest from the start: a release
-# module is optimised whole, on one thread, so the debug build, then the parallel Swift pass, use
-# the core it leaves idle. The steps that measure answer times on purpose (the command-line and
-# server-process passes, scripts/swift-test-passes.sh) and the end-to-end suite wait until it has
-# finished, and so run on a machine with nothing else to do.
+# module is optimised whole, on one thread, so the debug build, then the parallel and
+# command-line Swift passes and the end-to-end suite — each made to bear a loaded machine (the
+# Swift passes beside two CPU hogs: scripts/stress-swift-pass.sh; the tmux flows wait for what
+# they expect on the screen) — use the core it leaves idle. The server-process pass, whose tests
+# load the machine on purpose and measure answer times, waits until it has finished, and so runs
+# with nothing else beside it; then the packaging test, which needs the release build.
 set -uo pipefail
 swift=$1 make=$2 bin=$3 release_log=$4
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,7 +38,12 @@ bash scripts/install-files.sh --manual-tool || fail "the man page generator did 
 
 phase swift-tests
 ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash scripts/with-postgres.sh bash scripts/swift-test-passes.sh "$swift" parallel \
-    || fail "the parallel Swift pass failed"
+    || fail "the parallel or command-line Swift pass failed"
+
+phase e2e
+bash Tests/e2e/run.sh "$bin" || fail "the end-to-end suite failed"
+
+phase server-process-tests
 wait "$release"
 built=$?
 release=
@@ -45,11 +52,8 @@ if [ "$built" -ne 0 ]; then
     cat "$release_log"
     fail "make release failed"
 fi
-ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash scripts/with-postgres.sh bash scripts/swift-test-passes.sh "$swift" apart \
-    || fail "the command-line or server-process Swift pass failed"
-
-phase e2e
-bash Tests/e2e/run.sh "$bin" || fail "the end-to-end suite failed"
+ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash scripts/with-postgres.sh bash scripts/swift-test-passes.sh "$swift" alone \
+    || fail "the server-process Swift pass failed"
 
 phase packages
 "$make" test-packages || fail "the packaging test failed"
