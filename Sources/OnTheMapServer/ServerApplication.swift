@@ -195,7 +195,8 @@ struct LiveQueryShutdown: Service {
 /// Answers a storage's `QueryFailure` with its wire error (400), a request whose HTTP/1.1 framing
 /// broke while its body was read (a `Transfer-Encoding` other than chunked, a chunk size past
 /// 64 bits: NIO's `HTTPParserError`) with a 400 — the client's fault, logged as no server error —
-/// a database that cannot be reached (`StorageUnavailable`) with a 503 and `Retry-After`, and turns any other error that is not already an HTTP answer into a 500 with no internals in it
+/// a database that cannot be reached (`StorageUnavailable`) with a 503 and `Retry-After`, and
+/// turns any other error that is not already an HTTP answer into a 500 with no internals in it
 /// (no stack trace, no SQL), and logs what it may: the error's type, and for a SQLite error its
 /// code and message — never the statement (GRDB's description quotes it, with its arguments'
 /// shape, and a request's `where` or `order` made it).

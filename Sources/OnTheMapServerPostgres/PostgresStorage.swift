@@ -97,7 +97,6 @@ final class PostgresStorage: WritableStorage {
             switch error.sqlState {
             case PGError.invalidRegularExpression: throw QueryFailure.invalidRegex
             case PGError.queryCanceled: throw QueryFailure.tooExpensive
-            case PGError.characterNotInRepertoire: throw QueryFailure.nulInValue
             default: throw error
             }
         }

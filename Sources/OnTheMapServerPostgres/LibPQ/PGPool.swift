@@ -77,14 +77,14 @@ final class PGPool: Sendable {
 
     /// Closes the idle connections; a lent one is closed when it comes back.
     func close() {
+        // Taken out under the lock, finished (PQfinish, in their deinit) after it.
         let idle = state.withLockedValue { state in
-            defer {
-                state.open -= state.idle.count
-                state.idle = []
-            }
-            return state.idle
+            let idle = state.idle
+            state.idle = []
+            state.open -= idle.count
+            return idle
         }
-        _ = idle  // PQfinish in their deinit.
+        _ = idle
     }
 
     private func acquire() async throws -> PGConnection {

@@ -23,12 +23,11 @@ extension APIFailure {
     }
 
     /// A storage's refusal of a list query as the API's answer: 124 past the time budget, 102
-    /// for a `$regex` the database cannot read or a value it cannot hold.
+    /// for a `$regex` the database cannot read.
     package init(_ failure: QueryFailure) {
         switch failure {
         case .tooExpensive: self = .queryTooExpensive()
         case .invalidRegex: self = .invalidQuery("bad $regex: not a valid regular expression")
-        case .nulInValue: self = .invalidQuery("bad value: a NUL character")
         }
     }
 }

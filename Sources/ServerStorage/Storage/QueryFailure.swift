@@ -5,7 +5,4 @@ package enum QueryFailure: Error, Sendable, Hashable {
     case tooExpensive
     /// The database refused a `$regex` as no valid regular expression.
     case invalidRegex
-    /// A value holds a NUL character, which the database's text cannot (PostgreSQL; SQLite
-    /// compares it as any other character).
-    case nulInValue
 }
