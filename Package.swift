@@ -228,13 +228,16 @@ let package = Package(
 
         /// `LaunchedProcess`: the tests' one way to start a process (through `ChildProcess`), and the
         /// only reader of its pipes.
-        .target(name: "Launcher", dependencies: ["Spawn"], path: "Tests/Launcher"),
+        .target(name: "Launcher", dependencies: ["Spawn", "TestPatience"], path: "Tests/Launcher"),
+
+        /// `Patience`: the one hang guard of the tests' waits (why it outlasts a parallel pass).
+        .target(name: "TestPatience", path: "Tests/TestPatience"),
 
         /// A real server on loopback and raw HTTP helpers, for the client and server tests.
         .target(
             name: "ServerTestSupport",
             dependencies: [
-                "OnTheMapServer", "ServerAdmin", "ServerHTTP", "OnTheMapServerPostgres", "StandIn", "Launcher",
+                "OnTheMapServer", "ServerAdmin", "ServerHTTP", "OnTheMapServerPostgres", "StandIn", "Launcher", "TestPatience",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/ServerTestSupport"
@@ -269,7 +272,7 @@ let package = Package(
         /// The client side's test doubles and helpers: FakeAPI, FakeGeocoder, sample rows, a test
         /// clock, `eventually` and the one `assertSnapshot`.
         .target(
-            name: "AppTestSupport", dependencies: ["APIClient", "Geo", "OnTheMapModels", "ViewModels"],
+            name: "AppTestSupport", dependencies: ["APIClient", "Geo", "OnTheMapModels", "ViewModels", "TestPatience"],
             path: "Tests/AppTestSupport"),
 
         // MARK: - Executables
@@ -297,7 +300,7 @@ let package = Package(
         .testTarget(name: "OnTheMapModelsTests", dependencies: ["OnTheMapModels"]),
         .testTarget(name: "SpawnTests", dependencies: ["Spawn", "Launcher"]),
         .testTarget(name: "UserFilesTests", dependencies: ["UserFiles"]),
-        .testTarget(name: "BoundedHTTPTests", dependencies: ["BoundedHTTP", "StandIn", "Launcher"]),
+        .testTarget(name: "BoundedHTTPTests", dependencies: ["BoundedHTTP", "StandIn", "Launcher", "TestPatience"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
         .testTarget(
@@ -323,12 +326,12 @@ let package = Package(
             ]),
         .testTarget(
             name: "APIClientTests",
-            dependencies: ["APIClient", "BoundedHTTP", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn"]),
+            dependencies: ["APIClient", "BoundedHTTP", "OnTheMapModels", "AppTestSupport", "ServerTestSupport", "StandIn", "TestPatience"]),
         .testTarget(
             name: "OnTheMapServerTests",
             dependencies: [
                 "OnTheMapServer", "ServerAdmin", "ServerLiveQuery", "ServerHTTP", "ClassRules", "ServerStorage", "ServerTestSupport",
-                "StandIn", "Launcher", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
+                "StandIn", "Launcher", "TestPatience", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
     ]

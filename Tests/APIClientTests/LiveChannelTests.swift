@@ -3,6 +3,7 @@ import Foundation
 import OnTheMapModels
 import ServerTestSupport
 import StandIn
+import TestPatience
 import Testing
 
 @testable import APIClient
@@ -25,13 +26,13 @@ import Testing
             latitude: 38.72, longitude: -9.14)
     }
 
-    /// Reads events until one passes `accept` (returned); fails once 60 s have passed (a bound on
-    /// a hang, looked at between events).
+    /// Reads events until one passes `accept` (returned); fails once `Patience` has run out (a
+    /// bound on a hang, looked at between events).
     func next(
         _ events: inout AsyncStream<LiveEvent>.Iterator, _ what: String, accept: (LiveEvent) -> Bool
     ) async throws -> LiveEvent {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + Patience.forAnEvent
+        while ContinuousClock.now < deadline {
             guard let event = await events.next() else { break }
             if accept(event) { return event }
         }

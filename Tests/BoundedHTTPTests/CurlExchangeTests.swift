@@ -130,14 +130,12 @@ import Testing
         let server = try await TLSServer.start()
         defer { server.stop() }
         // The server announces 10 MB and then sends nothing: only refusing the announcement ends it
-        // before the deadline, and with `tooBig` (waiting would end with `deadline`). The time
-        // bound is far from both the deadline and from a loaded machine's slowest answer.
-        let started = ContinuousClock.now
+        // before the deadline, and with `tooBig` (waiting would end with `deadline`). No clock is
+        // read.
         await #expect(throws: HTTPFailure.tooBig(maxBytes: 1000)) {
             try await server.client.exchange(
                 HTTPRequest(url: server.url("/announced")), maxBytes: 1000, deadline: .seconds(120))
         }
-        #expect(ContinuousClock.now - started < .seconds(60), "well before the 120 s deadline")
     }
 
     @Test(arguments: ["/bytes", "/bytes-chunked"])
@@ -189,10 +187,9 @@ import Testing
         }
         // The server says when it has answered the head and holds the rest of the body back.
         #expect(await server.nextLine() == "holding")
-        let cancelled = ContinuousClock.now
         exchange.cancel()
+        // `cancelled`, not `deadline`: the cancel ended it, far from the 60 s deadline.
         await #expect(throws: HTTPFailure.cancelled) { try await exchange.value }
-        #expect(ContinuousClock.now - cancelled < .seconds(30), "far from the 60 s deadline")
     }
 
     @Test func aTaskCancelledBeforeItAsksEndsCancelled() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Spawn
+import TestPatience
 
 #if canImport(Glibc)
 import Glibc
@@ -335,7 +336,7 @@ public final class Captured: @unchecked Sendable {
     /// returns that text; nil when the output ends or `timeout` passes first. Acts on the
     /// child's bytes, not on a polling interval.
     public func waitForOutput(
-        timeout: Duration = .seconds(30), _ predicate: @escaping @Sendable (String) -> Bool
+        timeout: Duration = Patience.forAnEvent, _ predicate: @escaping @Sendable (String) -> Bool
     ) async -> String? {
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -400,7 +401,7 @@ public final class Lines: Sendable {
     init(_ captured: Captured) { self.captured = captured }
 
     /// The next line, or nil at the end of the output or after `timeout`.
-    public func next(within timeout: Duration = .seconds(60)) async -> String? {
+    public func next(within timeout: Duration = Patience.forAnEvent) async -> String? {
         await captured.nextLine(after: cursor, timeout: timeout)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import ServerTestSupport
+import TestPatience
 import Testing
 
 @testable import OnTheMapServer
@@ -58,9 +59,9 @@ import Testing
 
         try await server.withDatabase { try await $0.seedSynthetic(count: 3) }
         let seeded = ContinuousClock.now
-        // However slowly a loaded machine got here: the slack is generous, and still far inside
-        // the hour that a cache which missed the change would keep its answer.
-        let count = try await poll(until: seeded + .seconds(30), { try await Self.results(server).count }) { $0 == 3 }
+        // However slowly a loaded machine got here: the hang guard is still far inside the hour
+        // that a cache which missed the change would keep its answer.
+        let count = try await poll(until: seeded + Patience.forAnEvent, { try await Self.results(server).count }) { $0 == 3 }
         #expect(count == 3, "gave up \(ContinuousClock.now - seeded) after seeding")
     }
 

@@ -1,6 +1,7 @@
 import ClassRules
 import Foundation
 import ServerTestSupport
+import TestPatience
 import Testing
 
 @testable import OnTheMapServer
@@ -42,7 +43,7 @@ import Testing
         // A REST list holds the one slot: the socket's expensive `query` is refused as REST's would be.
         let held = Held()
         let holder = Task { try await gate.run { await held.hold() } }
-        #expect(try await poll(until: .now + .seconds(60), { held.isHolding }, isDone: { $0 }))
+        #expect(try await poll(until: .now + Patience.forAnEvent, { held.isHolding }, isDone: { $0 }))
         await live.handle(#"{"op":"query","requestId":1}"#, connection)
         #expect(sent.ops.last == "error")
         #expect(sent.last?["code"] as? Int == 155)

@@ -13,7 +13,7 @@ import Testing
     static func statuses(_ server: TestServer, _ bytes: String) async throws -> [String] {
         let socket = try RawSocket(port: server.server.port)
         _ = socket.send(bytes)
-        let text = String(decoding: await socket.awaitClose(seconds: 60) ?? [], as: UTF8.self)
+        let text = String(decoding: await socket.awaitClose() ?? [], as: UTF8.self)
         return text.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) }
     }
 

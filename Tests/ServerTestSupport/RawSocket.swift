@@ -1,4 +1,5 @@
 import Foundation
+import TestPatience
 
 #if canImport(Glibc)
 import Glibc
@@ -63,8 +64,8 @@ public final class RawSocket: @unchecked Sendable {
 
     /// `readUntilClosed` on a thread of its own, for async tests: on one of the tasks' few threads
     /// a blocking read holds up every in-process server of the run that needs that thread to
-    /// answer.
-    public func awaitClose(seconds: Double) async -> [UInt8]? {
+    /// answer. By default it waits as long as `Patience` allows.
+    public func awaitClose(seconds: Double = Double(Patience.forAnEvent.components.seconds)) async -> [UInt8]? {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: self.readUntilClosed(seconds: seconds)) }
         }

@@ -35,7 +35,7 @@ public final class ServerProcess: @unchecked Sendable {
             ["serve", "--port", "0", "--database", database, "--log-level", "notice"] + arguments, errors: .merged)
         let pattern = #"listening on http://127\.0\.0\.1:(\d+)"#
         // Acts on the log's lines as they come; gives up when the child ends or after 30 s.
-        guard let text = await process.standardOutput.waitForOutput(timeout: .seconds(30), { $0.range(of: pattern, options: .regularExpression) != nil }),
+        guard let text = await process.standardOutput.waitForOutput({ $0.range(of: pattern, options: .regularExpression) != nil }),
             let range = text.range(of: pattern, options: .regularExpression),
             let port = Int(text[range].split(separator: ":").last ?? "")
         else {

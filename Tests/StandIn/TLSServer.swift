@@ -90,7 +90,7 @@ public final class TLSServer: Sendable {
         let process = try LaunchedProcess.start(
             URL(fileURLWithPath: "/usr/bin/env"), ["python3", "server.py"] + arguments, directory: folder, input: .pipe)
         let output = process.standardOutput.lines()
-        guard let line = await output.next(within: .seconds(60)), line.hasPrefix("port "), let port = Int(line.dropFirst(5))
+        guard let line = await output.next(), line.hasPrefix("port "), let port = Int(line.dropFirst(5))
         else {
             process.send(SIGKILL)
             throw SetupFailed(description: "the TLS server did not start: \(process.standardError.text)")
@@ -106,7 +106,7 @@ public final class TLSServer: Sendable {
     }
 
     /// The server's next line of output.
-    public func nextLine() async -> String? { await output.next(within: .seconds(120)) }
+    public func nextLine() async -> String? { await output.next() }
 
     /// Closes the server's standard input, its signal to exit, and waits for the exit.
     public func stop() {
