@@ -300,6 +300,7 @@ let package = Package(
         .testTarget(name: "OnTheMapModelsTests", dependencies: ["OnTheMapModels"]),
         .testTarget(name: "SpawnTests", dependencies: ["Spawn", "Launcher"]),
         .testTarget(name: "UserFilesTests", dependencies: ["UserFiles"]),
+        .testTarget(name: "TerminalNCursesTests", dependencies: ["TerminalNCurses"]),
         .testTarget(name: "BoundedHTTPTests", dependencies: ["BoundedHTTP", "StandIn", "Launcher", "TestPatience"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),

@@ -66,7 +66,7 @@ public final class NCursesBackend: Backend {
         // newterm, not initscr: initscr ends the process ("Error opening terminal") when $TERM has
         // no terminfo entry here, where newterm returns nil and the next entry can be tried.
         let type = terminalType ?? Self.terminalType(ProcessInfo.processInfo.environment["TERM"])
-        guard let type, otm_newterm(type.name) != nil else {
+        guard let type, Self.newterm(type.name, pictures: graphics != nil) else {
             throw StartError(description: "no terminfo entry for TERM, nor for \(Self.fallbackTypes.joined(separator: ", "))")
         }
         self.terminalType = type
@@ -109,6 +109,23 @@ public final class NCursesBackend: Backend {
     }
 
     private nonisolated static func hasEntry(_ name: String) -> Bool { otm_has_terminfo(name) != 0 }
+
+    /// Makes curses' screen for terminal type `name`. With `pictures`, on the type's entry
+    /// without the ways to scroll part of the screen (`TerminfoWithoutScrolling`: curses would
+    /// scroll a picture's pixels along with the lines it moves), read from a private folder
+    /// named in `TERMINFO` for this call only.
+    private nonisolated static func newterm(_ name: String, pictures: Bool) -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        guard pictures, let folder = TerminfoWithoutScrolling.writeFolder(for: name, environment: environment) else {
+            return otm_newterm(name) != nil
+        }
+        defer {
+            if let own = environment["TERMINFO"] { setenv("TERMINFO", own, 1) } else { unsetenv("TERMINFO") }
+            try? FileManager.default.removeItem(at: folder)
+        }
+        setenv("TERMINFO", folder.path, 1)
+        return otm_newterm(name) != nil
+    }
 
     /// Gives the terminal back. Safe to call more than once.
     public func shutdown() {
