@@ -726,9 +726,15 @@ def drive(driver, step, shoot, cols, rows):
     elif step == "14-resumed":
         if driver.app_state() == "T":
             press("Return", text="fg", what="a frame after fg")
+            driver.resumed = True
     elif step == "15-quit":
         driver.type("q")
         driver.wait_exited()
+        if getattr(driver, "resumed", False):
+            # bash gives up the rest of `otm` when its job stops (its "[exit 148]" was the stop),
+            # so the app's own exit status is the one `fg` returned: asked for here.
+            driver.type('echo "[exit $?]"')
+            driver.key("Return")
     return shoot()
 
 
@@ -1009,7 +1015,8 @@ class Session:
                 seen.append(f"the app's process after q: {'gone' if state in (None, 'Z') else state}")
                 if state not in (None, "Z"):
                     problems.append(f"the app is still running after q (state {state})")
-            needle = "Stopped" if step == "13-suspended" else "exit"
+            # After a resumed stop the shell has said "[exit 148]" already: wait for the app's own.
+            needle = "Stopped" if step == "13-suspended" else ("exit 0" if getattr(self.driver, "resumed", False) else "exit")
             # The shell's lines are at the top: the app's screen was the alternate one.
             top = self.grid.box(0, 0, self.grid.cols, 8) if self.grid else (0, 0, 10 ** 4, 160)
             shot, text = self.wait_ocr(lambda s: top, needle, lines=6, scale=300,
