@@ -25,12 +25,21 @@ package final class LiveQueryHub: Sendable {
     let visibility: LiveQueryVisibility
     /// The bytes queued on each address's sockets.
     let addressQueues: AddressQueues
+    /// Where each address's matching runs, off the change follower.
+    let lanes = AddressLanes()
+    /// The CPU time one address's subscriptions may take to match one write
+    /// (`LiveQueryLimits.matchingBudgetPerWrite`).
+    let matchingBudget: Duration
     private let connections = NIOLockedValueBox<[Int: LiveQueryConnection]>([:])
     private let nextClientId = NIOLockedValueBox(0)
 
-    init(visibility: @escaping LiveQueryVisibility, queueBytesPerAddress: Int = .max) {
+    init(
+        visibility: @escaping LiveQueryVisibility, queueBytesPerAddress: Int = .max,
+        matchingBudget: Duration = .milliseconds(100)
+    ) {
         self.visibility = visibility
         addressQueues = AddressQueues(limit: queueBytesPerAddress)
+        self.matchingBudget = matchingBudget
     }
 
     var connectionCount: Int { connections.withLockedValue { $0.count } }
@@ -52,13 +61,54 @@ package final class LiveQueryHub: Sendable {
         allConnections.reduce(0) { $1.address == address ? $0 + $1.regexCount : $0 }
     }
 
-    /// Called by the feed, in write order: one event per matching subscription.
+    /// Called by the feed, in write order: one event per matching subscription. The matching runs
+    /// on each address's lane (`AddressLanes`), so the follower only hands the change out, and one
+    /// address's subscriptions never hold up another address's events.
     package func publish(_ change: LocationChange) {
-        for connection in connections.withLockedValue({ Array($0.values) }) {
+        let byAddress = Dictionary(grouping: allConnections, by: \.address)
+        for (address, connections) in byAddress {
+            let connections = connections.sorted { $0.clientId < $1.clientId }
+            lanes.run(on: address) { [self] in match(change, on: connections) }
+        }
+    }
+
+    /// What an address's socket is told when its address's subscriptions took longer than the
+    /// budget to match one write, before it is closed.
+    static func overBudgetMessage(_ budget: Duration) -> String {
+        let milliseconds = budget.components.seconds * 1000 + budget.components.attoseconds / 1_000_000_000_000_000
+        return LiveQueryReply.error(
+            LiveQueryError(
+                code: 124,
+                "query too expensive: your address's subscriptions took more than \(milliseconds) ms to match one write; "
+                    + "subscribe with fewer or simpler $regex constraints"))
+    }
+
+    /// Matches one change against every subscription of one address's sockets, in CPU time
+    /// counted against `matchingBudget`. Once the address has used it up on this write, each
+    /// further socket that holds a `$regex` (where the time goes: a stopped match costs its 50 ms)
+    /// is ended with `overBudgetMessage` instead of matched, and so is the socket that was being
+    /// matched when the budget ran out; sockets without a `$regex` are still matched.
+    func match(_ change: LocationChange, on connections: [LiveQueryConnection]) {
+        let started = threadCPUTime()
+        var overBudget = false
+        for connection in connections {
+            if overBudget, connection.regexCount > 0 {
+                connection.endSession(Self.overBudgetMessage(matchingBudget))
+                continue
+            }
             for (requestId, subscription) in connection.subscriptions() {
-                guard let message = event(for: change, subscription, clientId: connection.clientId, requestId: requestId)
-                else { continue }
-                if !connection.enqueue(message) { break }
+                if let message = event(for: change, subscription, clientId: connection.clientId, requestId: requestId),
+                    !connection.enqueue(message)
+                {
+                    break
+                }
+                if !overBudget, threadCPUTime() - started > matchingBudget {
+                    overBudget = true
+                    if connection.regexCount > 0 {
+                        connection.endSession(Self.overBudgetMessage(matchingBudget))
+                        break
+                    }
+                }
             }
         }
     }

@@ -30,7 +30,9 @@ package final class LiveQueryServer: Sendable {
         self.configuration = configuration
         self.expensiveQueries = expensiveQueries
         self.sessions = sessions
-        hub = LiveQueryHub(visibility: visibility, queueBytesPerAddress: configuration.liveQuery.queueBytesPerAddress)
+        hub = LiveQueryHub(
+            visibility: visibility, queueBytesPerAddress: configuration.liveQuery.queueBytesPerAddress,
+            matchingBudget: configuration.liveQuery.matchingBudgetPerWrite)
     }
 
     /// A socket let in (or refused, with the reason it is told before it is closed) at the

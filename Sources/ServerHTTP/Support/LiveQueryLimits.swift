@@ -15,6 +15,11 @@ public struct LiveQueryLimits: Sendable, Hashable {
     public var regexesPerConnection = 8
     /// The same over every socket from one client address.
     public var regexesPerAddress = 32
+    /// The CPU time one address's subscriptions may take to match one write (each address's
+    /// matching runs on a lane of its own, off the change follower). Past it, the address's
+    /// sockets that hold a `$regex` are closed with a 124 error: a count of patterns alone let
+    /// `^a*a*a*a*$` on a 1,000-character row cost each write 3.2 s. A stopped `$regex` costs 50 ms.
+    public var matchingBudgetPerWrite: Duration = .milliseconds(100)
     /// The largest message a client may send, in bytes (a larger one closes the socket with 1009).
     public var maxMessageBytes = 16 * 1024
     /// Messages waiting to be sent to one socket; a subscriber that falls this far behind (it
