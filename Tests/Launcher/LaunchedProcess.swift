@@ -256,14 +256,7 @@ public final class Captured: @unchecked Sendable {
     private var waiters: [@Sendable () -> Void] = []
 
     /// Everything kept, as text (a note where the middle was left out).
-    public var text: String {
-        state.withLock {
-            leftOut == 0
-                ? String(decoding: head + tail, as: UTF8.self)
-                : String(decoding: head, as: UTF8.self) + "\n[… \(leftOut) bytes left out …]\n"
-                    + String(decoding: tail, as: UTF8.self)
-        }
-    }
+    public var text: String { snapshot().0 }
 
     /// Everything kept, as bytes.
     public var data: Data { state.withLock { Data(head + tail) } }
@@ -340,9 +333,13 @@ public final class Captured: @unchecked Sendable {
     ) async -> String? {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let (text, closed, changed) = await nextChange(before: deadline)
+            // What is there already first: a line that came before the wait began is not waited
+            // for again (was: the wait began with the next chunk, so a server that had printed its
+            // port and then kept quiet was waited for until the deadline).
+            let (text, count, closed) = snapshot()
             if predicate(text) { return text }
-            if closed || !changed { return nil }
+            if closed { return nil }
+            guard await change(after: count, before: deadline) else { return predicate(self.text) ? self.text : nil }
         }
     }
 
@@ -351,31 +348,43 @@ public final class Captured: @unchecked Sendable {
     public func nextLine(after cursor: LineCursor, timeout: Duration = .seconds(1 << 30)) async -> String? {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let (line, closed) = state.withLock { () -> (String?, Bool) in
+            let (line, count, closed) = state.withLock { () -> (String?, Int, Bool) in
                 if let newline = head[cursor.offset...].firstIndex(of: 10) {
                     defer { cursor.offset = newline + 1 }
-                    return (String(decoding: head[cursor.offset..<newline], as: UTF8.self), isClosed)
+                    return (String(decoding: head[cursor.offset..<newline], as: UTF8.self), 0, isClosed)
                 }
-                return (nil, isClosed)
+                return (nil, head.count + tail.count + leftOut, isClosed)
             }
             if let line { return line }
             if closed { return nil }
-            guard await nextChange(before: deadline).2 else { return nil }
+            guard await change(after: count, before: deadline) else { return nil }
         }
     }
 
     /// Its lines one after another, from the first.
     public func lines() -> Lines { Lines(self) }
 
-    /// Waits for a new chunk or the end (or `deadline`): the text then, whether closed, and
-    /// whether anything happened before the deadline.
-    private func nextChange(before deadline: ContinuousClock.Instant) async -> (String, Bool, Bool) {
-        let seen = state.withLock { (head.count + tail.count + leftOut, isClosed) }
-        if seen.1 { return (text, true, true) }
-        let changed = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+    /// The text kept, the count of bytes read so far, and whether the writer's end is closed, at
+    /// one moment: what `change(after:before:)` is asked against.
+    private func snapshot() -> (String, Int, Bool) {
+        state.withLock {
+            let text =
+                leftOut == 0
+                ? String(decoding: head + tail, as: UTF8.self)
+                : String(decoding: head, as: UTF8.self) + "\n[… \(leftOut) bytes left out …]\n"
+                    + String(decoding: tail, as: UTF8.self)
+            return (text, head.count + tail.count + leftOut, isClosed)
+        }
+    }
+
+    /// Waits until more than `count` bytes were read or the end came (true), or `deadline`
+    /// passed first (false). Asked against a count taken with what the caller looked at, so that
+    /// a chunk that came in between is not missed.
+    private func change(after count: Int, before deadline: ContinuousClock.Instant) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let once = Once(continuation)
             state.lock()
-            if head.count + tail.count + leftOut != seen.0 || isClosed {
+            if head.count + tail.count + leftOut != count || isClosed {
                 state.unlock()
                 once.resume(true)
                 return
@@ -389,7 +398,6 @@ public final class Captured: @unchecked Sendable {
                 }
             }
         }
-        return (text, isFinished, changed)
     }
 }
 

@@ -131,6 +131,22 @@ import Glibc
         #expect(await child.standardOutput.waitForOutput(timeout: .milliseconds(100)) { $0.contains("never") } == nil)
     }
 
+    /// Text that came before the wait began is found at once, not at the deadline (was: the wait
+    /// began with the next chunk, so a server that had printed its port and then kept quiet was
+    /// waited for until the hang guard: a server-process test took 600 s instead of 0.7 s).
+    @Test func whatIsThereAlreadyIsFoundWithoutWaitingForMore() async throws {
+        let child = try LaunchedProcess.start(
+            Self.python, ["-u", "-c", "import sys; print('port 1234'); sys.stdin.read()"], input: .pipe)
+        defer { child.closeInput() }
+        #expect(await child.standardOutput.lines().next() == "port 1234")
+        // The child is quiet from here on: only the text already read can answer.
+        let started = ContinuousClock.now
+        let found = await child.standardOutput.waitForOutput(timeout: .seconds(120)) { $0.contains("port 1234") }
+        #expect(found != nil)
+        #expect(ContinuousClock.now - started < .seconds(60), "waited for more output than was needed")
+        #expect(child.isRunning)
+    }
+
     /// What crashed Foundation's `Process` in a parallel test run: many threads starting and
     /// reaping children at once. Every child starts, writes its own line and is reaped with its
     /// own status.
