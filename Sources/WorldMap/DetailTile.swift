@@ -1,5 +1,5 @@
 /// One decoded tile of the detailed map: its shoreline rings (land, lakes, islands in lakes, all
-/// filled together even-odd) and its river lines, in hundredths of a degree like `LandRings`, so
+/// filled together even-odd), its river lines and country borders, in hundredths of a degree like `LandRings`, so
 /// that the same dot transform places both.
 struct DetailTile: Sendable {
     /// Ring points, lon and lat interleaved, hundredths of a degree.
@@ -10,8 +10,11 @@ struct DetailTile: Sendable {
     var ringBounds: [SIMD4<Float>] = []
     var linePoints: [Float] = []
     var lineStarts: [Int32] = [0]
-    /// Per line: its rank, 1 (the largest rivers) to 4.
+    /// Per line: a river's rank, 1 (the largest rivers) to 4, or `borderRank` for a country border.
     var lineRanks: [UInt8] = []
+
+    /// The rank of a line that is a country border (WDBII), not a river.
+    static let borderRank: UInt8 = 16
 
     var ringCount: Int { ringBounds.count }
     var lineCount: Int { lineRanks.count }

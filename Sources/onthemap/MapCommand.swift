@@ -88,6 +88,10 @@ struct MapCommand: AsyncParsableCommand {
 
     func run() async throws {
         let size = MapRendering.size(width: width, height: height)
+        // A close view without the detailed map (GSHHG) falls back to Natural Earth: say so.
+        if let note = DetailMap.note, zoom >= 16 || place != nil || center != nil {
+            FileHandle.standardError.write(Data("onthemap: \(note)\n".utf8))
+        }
         let settings = AppSettings.resolve(SettingsFlags(theme: theme?.rawValue))
         // The terminal is not asked here (its answer would come on stdin, mixed with a script's
         // input): auto reads COLORFGBG, else dark.
