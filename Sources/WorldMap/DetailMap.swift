@@ -61,6 +61,7 @@ public final class DetailMap: Sendable {
             guard let bytes = file.tileBytes(level: level, key: key) else { return nil }
             let info = file.levels[level]
             let (column, row) = (key % info.columns, key / info.columns)
+            defer { file.release(bytes) }
             return DetailTile(
                 bytes: bytes, west: -180 + Double(column) * info.tileDegrees, south: -90 + Double(row) * info.tileDegrees,
                 tileDegrees: info.tileDegrees, steps: info.steps)

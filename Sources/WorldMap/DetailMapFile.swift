@@ -109,6 +109,19 @@ final class DetailMapFile: @unchecked Sendable {
     }
 }
 
+extension DetailMapFile {
+    /// Gives back the mapped pages of bytes already decoded (a tile's): resident memory then holds
+    /// the decoded cache and not every page a long pan has passed over. The pages stay in the
+    /// kernel's page cache, so reading them again costs no disk access.
+    func release(_ bytes: UnsafeRawBufferPointer) {
+        guard let start = bytes.baseAddress, bytes.count > 0 else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let first = Int(bitPattern: start) & ~(page - 1)
+        let end = Int(bitPattern: start) + bytes.count
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: first), end - first, Int32(MADV_DONTNEED))
+    }
+}
+
 extension UnsafeRawBufferPointer {
     func loadLittleEndianUInt32(at offset: Int) -> UInt32 {
         UInt32(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
