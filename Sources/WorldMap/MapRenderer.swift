@@ -47,11 +47,13 @@ public struct MapRenderer: Sendable {
 
     private func isDetailed(_ viewport: Viewport) -> Bool { viewport.degreesPerColumn / 2 < detailThreshold }
 
+    /// Whether a view is close enough for the detailed map (whether or not it was found).
+    public func wantsDetailedMap(_ viewport: Viewport) -> Bool { viewport.degreesPerColumn / 2 < detailMapThreshold }
+
     /// The detailed map's level this view draws from, or nil when it draws Natural Earth.
     public func detailLevel(for viewport: Viewport) -> Int? {
-        let dot = viewport.degreesPerColumn / 2
-        guard let detailMap, dot < detailMapThreshold else { return nil }
-        return detailMap.level(forDotDegrees: dot)
+        guard let detailMap, wantsDetailedMap(viewport) else { return nil }
+        return detailMap.level(forDotDegrees: viewport.degreesPerColumn / 2)
     }
 
     /// The detailed map's tiles a view shows (empty when it draws Natural Earth).
