@@ -137,10 +137,11 @@ soak: build
 fuzz: deps
 	bash scripts/fuzz.sh
 
-## data: regenerate the bundled map, gazetteer and label-font files from their pinned inputs.
+## data: regenerate the bundled map, gazetteer and label-font files and the detailed map from their pinned inputs.
 data:
 	bash scripts/data/build.sh
 	bash scripts/data/build_font.sh
+	bash scripts/data/build_detail.sh
 
 clean:
 	rm -rf .build

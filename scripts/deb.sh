@@ -38,6 +38,8 @@ take() {
 
 take onthemap onthemap
 install -m 0644 "$here/README.md" "$work/onthemap/usr/share/doc/onthemap/"
+# The detailed map belongs to the app (the server draws no maps).
+install -D -m 0644 "$work/all/usr/share/onthemap/detail.otmd" "$work/onthemap/usr/share/onthemap/detail.otmd"
 take onthemap-server onthemap-server
 server="$work/onthemap-server"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the two release executables and everything that goes with them — man pages generated
-# from the argument parser, bash/zsh/fish completions, the data attribution — under a prefix.
+# from the argument parser, bash/zsh/fish completions, the data attribution, the detailed map — under a prefix.
 # `make install` and `make deb` both call it, so the package and a hand install hold the same files.
 #
 #   scripts/install-files.sh RELEASE_BIN_DIR DESTDIR PREFIX
@@ -32,9 +32,11 @@ bin=$1 destdir=$2 prefix=$3
 root="$destdir$prefix"
 install -d "$root/bin" "$root/share/man/man1" "$root/share/doc/onthemap" \
     "$root/share/bash-completion/completions" "$root/share/zsh/vendor-completions" \
-    "$root/share/fish/vendor_completions.d"
+    "$root/share/fish/vendor_completions.d" "$root/share/onthemap"
 install -m 0755 "$bin/onthemap" "$bin/onthemap-server" "$root/bin/"
 install -m 0644 "$here/ATTRIBUTION.md" "$here/README.md" "$root/share/doc/onthemap/"
+# The detailed map (GSHHG, LGPL): read at run time from <bin>/../share/onthemap (DetailMapLocation).
+install -m 0644 "$here/MapData/detail.otmd" "$root/share/onthemap/"
 
 tool=$(manual_tool)
 # The date of the last commit, so that two builds of one commit give the same pages.

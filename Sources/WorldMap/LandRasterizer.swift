@@ -33,9 +33,11 @@ struct LandRasterizer {
             let box = land.bounds[ring]
             for offset in transform.offsets(forBox: box) {
                 let shiftX = transform.originX + Double(offset) * scale
-                addRing(
-                    land, ring, shiftX: shiftX, originY: originY, scale: (scale, scaleY), lastRow: lastRow,
-                    into: &crossings)
+                land.coordinates.withUnsafeBufferPointer { points in
+                    addRing(
+                        points, start: land.ringStarts[ring], end: land.ringStarts[ring + 1], shiftX: shiftX,
+                        originY: originY, scale: (scale, scaleY), lastRow: lastRow, into: &crossings)
+                }
                 // Islands smaller than a dot still get one dot.
                 let spanX = Double(Int(box.1) - Int(box.0)) * scale
                 let spanY = Double(Int(box.3) - Int(box.2)) * scaleY
@@ -43,6 +45,37 @@ struct LandRasterizer {
                     islands.append(
                         (Int(shiftX + Double(Int(box.0) + Int(box.1)) / 2 * scale),
                          Int(originY - Double(Int(box.2) + Int(box.3)) / 2 * scaleY)))
+                }
+            }
+        }
+        return Crossings(rows: crossings, islands: islands)
+    }
+
+    /// The crossings of the detailed map's tiles in view (`DetailMap.tiles`): every tile's rings
+    /// are closed within the tile, so the tiles off screen add nothing to a row's parity.
+    func crossings(detail tiles: [(tile: DetailTile, shift: Double)]) -> Crossings {
+        let transform = DotTransform(viewport: viewport, cropSouth: cropSouth)
+        let (scale, scaleY, originY) = (transform.scaleX, transform.scaleY, transform.originY)
+        let lastRow = transform.lastRow
+        guard lastRow >= 0 else { return Crossings(rows: [], islands: []) }
+        var crossings = [[Float]](repeating: [], count: lastRow + 1)
+        var islands: [(x: Int, y: Int)] = []
+        for (tile, shift) in tiles {
+            let shiftX = transform.originX + shift * scale
+            tile.ringPoints.withUnsafeBufferPointer { points in
+                for ring in 0..<tile.ringCount {
+                    let box = tile.ringBounds[ring]
+                    let (top, bottom) = (originY - Double(box.w) * scaleY, originY - Double(box.z) * scaleY)
+                    let (left, right) = (shiftX + Double(box.x) * scale, shiftX + Double(box.y) * scale)
+                    guard bottom >= 0, top <= Double(lastRow + 1), right >= 0, left <= Double(transform.dotsWide) else {
+                        continue
+                    }
+                    addRing(
+                        points, start: Int(tile.ringStarts[ring]), end: Int(tile.ringStarts[ring + 1]), shiftX: shiftX,
+                        originY: originY, scale: (scale, scaleY), lastRow: lastRow, into: &crossings)
+                    if right - left < 1.5 && bottom - top < 1.5 {
+                        islands.append((Int((left + right) / 2), Int((top + bottom) / 2)))
+                    }
                 }
             }
         }
@@ -88,33 +121,44 @@ struct LandRasterizer {
         masks[(y >> 2) * viewport.width + (x >> 1)] |= Self.dotBit(x & 1, y & 3)
     }
 
-    private func addRing(
-        _ land: LandRings, _ ring: Int, shiftX: Double, originY: Double, scale: (x: Double, y: Double), lastRow: Int,
-        into crossings: inout [[Float]]
+    /// Adds where each dot row crosses the edges of the ring `start..<end` of `points` (lon and
+    /// lat interleaved, hundredths of a degree: Natural Earth's `Int16` or the detailed map's `Float`).
+    private func addRing<Coordinate: DotCoordinate>(
+        _ points: UnsafeBufferPointer<Coordinate>, start: Int, end: Int, shiftX: Double, originY: Double,
+        scale: (x: Double, y: Double), lastRow: Int, into crossings: inout [[Float]]
     ) {
-        let start = land.ringStarts[ring]
-        let end = land.ringStarts[ring + 1]
         guard end - start >= 3 else { return }
-        land.coordinates.withUnsafeBufferPointer { points in
-            var previousX = shiftX + Double(points[(end - 1) * 2]) * scale.x
-            var previousY = originY - Double(points[(end - 1) * 2 + 1]) * scale.y
-            for index in start..<end {
-                let x = shiftX + Double(points[index * 2]) * scale.x
-                let y = originY - Double(points[index * 2 + 1]) * scale.y
-                if y != previousY {
-                    let (x1, y1, x2, y2) = y < previousY ? (x, y, previousX, previousY) : (previousX, previousY, x, y)
-                    let firstRow = max(0, Int((y1 - 0.5).rounded(.up)))
-                    let lastEdgeRow = min(lastRow, Int((y2 - 0.5).rounded(.up)) - 1)
-                    if firstRow <= lastEdgeRow {
-                        let slope = (x2 - x1) / (y2 - y1)
-                        for row in firstRow...lastEdgeRow {
-                            crossings[row].append(Float(x1 + (Double(row) + 0.5 - y1) * slope))
-                        }
+        var previousX = shiftX + points[(end - 1) * 2].hundredths * scale.x
+        var previousY = originY - points[(end - 1) * 2 + 1].hundredths * scale.y
+        for index in start..<end {
+            let x = shiftX + points[index * 2].hundredths * scale.x
+            let y = originY - points[index * 2 + 1].hundredths * scale.y
+            if y != previousY {
+                let (x1, y1, x2, y2) = y < previousY ? (x, y, previousX, previousY) : (previousX, previousY, x, y)
+                let firstRow = max(0, Int((y1 - 0.5).rounded(.up)))
+                let lastEdgeRow = min(lastRow, Int((y2 - 0.5).rounded(.up)) - 1)
+                if firstRow <= lastEdgeRow {
+                    let slope = (x2 - x1) / (y2 - y1)
+                    for row in firstRow...lastEdgeRow {
+                        crossings[row].append(Float(x1 + (Double(row) + 0.5 - y1) * slope))
                     }
                 }
-                previousX = x
-                previousY = y
             }
+            previousX = x
+            previousY = y
         }
     }
+}
+
+/// A coordinate of a ring in hundredths of a degree, as the rasterizers read it.
+protocol DotCoordinate {
+    var hundredths: Double { get }
+}
+
+extension Int16: DotCoordinate {
+    @inline(__always) var hundredths: Double { Double(self) }
+}
+
+extension Float: DotCoordinate {
+    @inline(__always) var hundredths: Double { Double(self) }
 }

@@ -22,6 +22,47 @@ struct LineRasterizer {
         }
     }
 
+    /// Sets the dots of the detailed map's rivers in view, `width(rank)` dots wide (1 or 2).
+    func drawRivers(_ tiles: [(tile: DetailTile, shift: Double)], width: (UInt8) -> Int, into masks: inout [UInt8]) {
+        drawDetailLines(tiles, where: { $0 < DetailTile.borderRank }, width: width, into: &masks)
+    }
+
+    /// Sets the dots of the detailed map's country borders in view (WDBII, one dot wide).
+    func drawBorders(_ tiles: [(tile: DetailTile, shift: Double)], into masks: inout [UInt8]) {
+        drawDetailLines(tiles, where: { $0 == DetailTile.borderRank }, width: { _ in 1 }, into: &masks)
+    }
+
+    private func drawDetailLines(
+        _ tiles: [(tile: DetailTile, shift: Double)], where isDrawn: (UInt8) -> Bool, width: (UInt8) -> Int,
+        into masks: inout [UInt8]
+    ) {
+        for (tile, shift) in tiles {
+            let shiftX = transform.originX + shift * transform.scaleX
+            tile.linePoints.withUnsafeBufferPointer { points in
+                for line in 0..<tile.lineCount where isDrawn(tile.lineRanks[line]) {
+                    let (start, end) = (Int(tile.lineStarts[line]), Int(tile.lineStarts[line + 1]))
+                    guard end - start >= 2 else { continue }
+                    let wide = width(tile.lineRanks[line]) > 1
+                    var step = 0
+                    var x0 = shiftX + Double(points[start * 2]) * transform.scaleX
+                    var y0 = transform.originY - Double(points[start * 2 + 1]) * transform.scaleY
+                    for index in (start + 1)..<end {
+                        let x1 = shiftX + Double(points[index * 2]) * transform.scaleX
+                        let y1 = transform.originY - Double(points[index * 2 + 1]) * transform.scaleY
+                        segment(x0, y0, x1, y1, dashed: false, step: &step, into: &masks)
+                        if wide {
+                            // The second dot beside the first, across the line's main direction.
+                            let (dx, dy) = abs(x1 - x0) >= abs(y1 - y0) ? (0.0, 1.0) : (1.0, 0.0)
+                            segment(x0 + dx, y0 + dy, x1 + dx, y1 + dy, dashed: false, step: &step, into: &masks)
+                        }
+                        x0 = x1
+                        y0 = y1
+                    }
+                }
+            }
+        }
+    }
+
     private func drawLine(
         _ paths: LandRings, _ line: Int, offset: Int, dashed: Bool, closed: Bool = false, into masks: inout [UInt8]
     ) {

@@ -1,6 +1,7 @@
 /// Turns a viewport and pins into a grid of cells: land (a light stipple inside, the coast
 /// drawn whole), country borders and, close in, state and province borders, then pins, then
-/// names (see `MapLabeler`).
+/// names (see `MapLabeler`). Close in, land, lakes and rivers come from the detailed map
+/// (`DetailMap`, Docs/MapData.md) rather than Natural Earth.
 public struct MapRenderer: Sendable {
     /// How land is drawn.
     public enum Mode: Sendable, Hashable {
@@ -18,14 +19,21 @@ public struct MapRenderer: Sendable {
     public var admin1Threshold: Double
     /// Whether borders and names are drawn (off: land and pins only).
     public var showsBordersAndNames: Bool
+    /// The detailed land, lakes and rivers for close views (nil: Natural Earth at every zoom).
+    public var detailMap: DetailMap?
+    /// Degrees a dot may span at most before the detailed map is used (about 5 km: Natural
+    /// Earth's 1:50m serves well down to there, and the world and continent views keep its cost).
+    public var detailMapThreshold: Double
     /// A country (index into `PlaceLabels.countries`) whose 1:110m outline is drawn over the
     /// map in its own style: the posting preview of a country.
     public var outlinedCountry: Int?
 
     public init(
         mode: Mode = .braille, detailThreshold: Double = 0.3, admin1Threshold: Double = 0.2,
-        showsBordersAndNames: Bool = true
+        showsBordersAndNames: Bool = true, detailMap: DetailMap? = DetailMap.shared, detailMapThreshold: Double = 0.05
     ) {
+        self.detailMap = detailMap
+        self.detailMapThreshold = detailMapThreshold
         self.mode = mode
         self.detailThreshold = detailThreshold
         self.admin1Threshold = admin1Threshold
@@ -39,6 +47,24 @@ public struct MapRenderer: Sendable {
 
     private func isDetailed(_ viewport: Viewport) -> Bool { viewport.degreesPerColumn / 2 < detailThreshold }
 
+    /// Whether a view is close enough for the detailed map (whether or not it was found).
+    public func wantsDetailedMap(_ viewport: Viewport) -> Bool { viewport.degreesPerColumn / 2 < detailMapThreshold }
+
+    /// The detailed map's level this view draws from, or nil when it draws Natural Earth.
+    public func detailLevel(for viewport: Viewport) -> Int? {
+        guard let detailMap, wantsDetailedMap(viewport) else { return nil }
+        return detailMap.level(forDotDegrees: viewport.degreesPerColumn / 2)
+    }
+
+    /// The detailed map's tiles a view shows (empty when it draws Natural Earth).
+    func detailTiles(for viewport: Viewport) -> [(tile: DetailTile, shift: Double)] {
+        guard let detailMap, let level = detailLevel(for: viewport) else { return [] }
+        return detailMap.tiles(level: level, region: viewport.visibleRegion)
+    }
+
+    /// A river's width in dots: the largest rivers (rank 1) two dots, the others one.
+    static func riverWidth(rank: UInt8) -> Int { rank <= 1 ? 2 : 1 }
+
     /// The dot layers of a view (2×4 dots a cell, as Braille masks per cell): what the cell
     /// renderer turns into glyphs and `PixelMapRenderer` into pixels, one dot a pixel.
     struct Layers: Equatable {
@@ -47,6 +73,8 @@ public struct MapRenderer: Sendable {
         var borders: [UInt8]
         var admin1: [UInt8]
         var outline: [UInt8]
+        /// The detailed map's rivers, already taken out of `land` (they are water).
+        var rivers: [UInt8]
     }
 
     /// Views of at least this many cells (a picture's dot raster: 2,000×1,200 pixels are 300,000)
@@ -63,11 +91,18 @@ public struct MapRenderer: Sendable {
         var layers = Layers(
             land: [UInt8](repeating: 0, count: count), coast: [UInt8](repeating: 0, count: count),
             borders: [UInt8](repeating: 0, count: count), admin1: [UInt8](repeating: 0, count: count),
-            outline: [UInt8](repeating: 0, count: count))
+            outline: [UInt8](repeating: 0, count: count), rivers: [UInt8](repeating: 0, count: count))
+        let usesDetail = detailLevel(for: viewport) != nil
+        let detail = detailTiles(for: viewport)
         func drawLines(_ borders: inout [UInt8], _ admin1: inout [UInt8], _ outline: inout [UInt8]) {
             guard showsBordersAndNames else { return }
             let lines = LineRasterizer(transform: DotTransform(viewport: viewport, cropSouth: crop), width: width)
-            lines.draw(isDetailed(viewport) ? .detailedBorders : .coarseBorders, dashed: false, into: &borders)
+            if usesDetail {
+                // The detailed map's own borders, which follow its rivers and lakes.
+                lines.drawBorders(detail, into: &borders)
+            } else {
+                lines.draw(isDetailed(viewport) ? .detailedBorders : .coarseBorders, dashed: false, into: &borders)
+            }
             if viewport.degreesPerColumn / 2 < admin1Threshold {
                 lines.draw(.admin1, dashed: dashedAdmin1, into: &admin1)
             }
@@ -84,7 +119,8 @@ public struct MapRenderer: Sendable {
             withUnsafeMutablePointer(to: &layers) { layers in
                 TwoThreads.run(inParallel: parallel) { part in
                     if part == 0 {
-                        edges.pointee = rasterizer.crossings(land: land)
+                        edges.pointee =
+                            usesDetail ? rasterizer.crossings(detail: detail) : rasterizer.crossings(land: land)
                     } else {
                         drawLines(&layers.pointee.borders, &layers.pointee.admin1, &layers.pointee.outline)
                     }
@@ -100,6 +136,13 @@ public struct MapRenderer: Sendable {
             }
         }
         rasterizer.setIslandDots(edges, into: &layers.land)
+        if !detail.isEmpty {
+            // Rivers are water: taken out of the land before the coast is traced, so that their
+            // banks are drawn as coast.
+            LineRasterizer(transform: DotTransform(viewport: viewport, cropSouth: crop), width: width)
+                .drawRivers(detail, width: Self.riverWidth(rank:), into: &layers.rivers)
+            for index in 0..<count where layers.rivers[index] != 0 { layers.land[index] &= ~layers.rivers[index] }
+        }
         layers.land.withUnsafeBufferPointer { masks in
             layers.coast.withUnsafeMutableBufferPointer { coast in
                 TwoThreads.run(inParallel: parallel) { part in

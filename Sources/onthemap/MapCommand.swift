@@ -88,6 +88,10 @@ struct MapCommand: AsyncParsableCommand {
 
     func run() async throws {
         let size = MapRendering.size(width: width, height: height)
+        // A close view without the detailed map (GSHHG) falls back to Natural Earth: say so.
+        if let note = DetailMap.note, zoom >= 16 || place != nil || center != nil {
+            FileHandle.standardError.write(Data("onthemap: \(note)\n".utf8))
+        }
         let settings = AppSettings.resolve(SettingsFlags(theme: theme?.rawValue))
         // The terminal is not asked here (its answer would come on stdin, mixed with a script's
         // input): auto reads COLORFGBG, else dark.
@@ -193,7 +197,12 @@ extension MapCommand {
         let names = MapRenderer(mode: .braille).render(viewport, pins: MapRendering.pins(locations)).grid
         let date = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
         let classmates = locations.count == 1 ? "1 classmate" : "\(locations.count) classmates"
-        PictureCaptions.write(title: "On the Map · \(date) · \(classmates)", names: names, onto: &image, theme: theme)
+        // The picture's own view (a pixel a dot, as `raster` draws it) says whether GSHHG is credited.
+        let pictureView = MapRendering.viewport(
+            width: image.width / 2, height: image.height / 4, center: center, zoom: zoom, view: view)
+        PictureCaptions.write(
+            title: "On the Map · \(date) · \(classmates)", names: names, onto: &image, theme: theme,
+            isDetailed: MapRenderer().detailLevel(for: pictureView) != nil)
     }
 
     /// The map's pixels, (about) `pixels` of them, in the theme's colours (mono under NO_COLOR).

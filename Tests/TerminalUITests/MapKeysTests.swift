@@ -37,6 +37,16 @@ struct MapKeysTests {
         #expect(text.contains("km ("), "a scale bar in the status line")
     }
 
+    @Test func aCloseViewWithoutTheDetailedMapSaysSoOnce() async throws {
+        let ui = await loggedIn()
+        ui.missingDetailedMapNote = "No detailed map data found; showing the built-in map."
+        for _ in 0..<4 { ui.handle(.key(.character("+"))) }
+        #expect(ui.app.toast == nil, "zoom 16: Natural Earth serves, nothing to say")
+        for _ in 0..<4 { ui.handle(.key(.character("+"))) }
+        #expect(ui.app.toast?.text == "No detailed map data found; showing the built-in map.")
+        #expect(ui.missingDetailedMapNote == nil, "said once a session")
+    }
+
     @Test func fitAllPinsAndTheFilteredOnes() async {
         let ui = await loggedIn()
         ui.handle(.key(.character("+")))

@@ -15,6 +15,12 @@ extension AppController {
     func changeMap(_ change: (inout Viewport) -> Void) {
         let area = mapArea
         map.update(width: area.width, height: area.height, change)
+        if let note = missingDetailedMapNote,
+            MapRenderer().wantsDetailedMap(map.viewport(width: area.width, height: area.height))
+        {
+            missingDetailedMapNote = nil
+            app.show(toast: note, seconds: 6)
+        }
     }
 
     /// Zooms so that the selected pin stays where it is on screen (else around the centre).

@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import ViewModels
+import WorldMap
 
 /// The terminal side of the app: draws the screen that fits the `AppViewModel`'s state and turns
 /// events into its intents through the key table. One direction: event → action → state → frame.
@@ -34,6 +35,9 @@ public final class AppController {
     var announcement: String?
     /// The toast last repeated as the announcement, so that it is repeated once.
     var notedToast: AppViewModel.Toast?
+    /// Why close views draw Natural Earth (`DetailMap.note`: the detailed map was not found), said
+    /// once as a toast on the first close view; nil once said, or when the detailed map is there.
+    var missingDetailedMapNote: String? = DetailMap.note
 
     public init(app: AppViewModel, keys: KeyMap = .standard, ascii: Bool) {
         self.app = app

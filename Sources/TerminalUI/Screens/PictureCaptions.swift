@@ -8,19 +8,24 @@ public enum PictureCaptions {
     public static let cell = (width: LabelFont.width, height: LabelFont.height)
     /// What GeoNames' CC BY 4.0 and Natural Earth ask of a map made from their data.
     public static let attribution = "© GeoNames, Natural Earth"
+    /// The same, and GSHHG's (LGPL), for a close view drawn from the detailed map (`DetailMap`).
+    public static let detailedAttribution = "© GeoNames, Natural Earth, GSHHG"
 
     /// Writes onto `image` the names a cell map of the same view places (`names`, made at
     /// `cell`-pixel cells, so its names sit where the picture's places are), then `title` at the
     /// top left (twice the font's size where the picture is 400 pixels high or more) and the
-    /// attribution at the bottom right; a name's cell under either is left out.
-    public static func write(title: String, names: MapGrid, onto image: inout IndexedImage, theme: Theme.Name) {
+    /// attribution at the bottom right (`detailedAttribution` when `isDetailed`); a name's cell
+    /// under either is left out.
+    public static func write(
+        title: String, names: MapGrid, onto image: inout IndexedImage, theme: Theme.Name, isDetailed: Bool = false
+    ) {
         let palette = MapPalette.pixels(theme)
         let ink = theme == .light || theme == .mono ? RGB(0, 0, 0) : RGB(240, 240, 240)
         let scale = image.height >= 400 ? 2 : 1
         let big = (width: cell.width * scale, height: cell.height * scale)
         let margin = 4 * scale
         let titleCells = min(title.count, max(0, (image.width - margin) / big.width))
-        let credit = Array(attribution)
+        let credit = Array(isDetailed ? detailedAttribution : attribution)
         let creditLeft = max(0, image.width - margin - credit.count * cell.width)
         let creditTop = image.height - margin - cell.height
         // Boxes kept clear of names, a halo's width around them.
