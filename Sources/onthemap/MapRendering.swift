@@ -51,7 +51,8 @@ enum MapRendering {
             } else {
                 viewport.setZoom(zoom)
             }
-            let frame = MapRenderer(mode: mode).render(viewport, pins: pins(locations))
+            let renderer = MapRenderer(mode: mode)
+            let frame = renderer.render(viewport, pins: pins(locations))
             let shown = frame.pins.indices.filter { frame.cell(ofPinAt: $0) != nil }.count
             var count = "\(locations.count) location\(locations.count == 1 ? "" : "s")"
             if shown < locations.count { count += ", \(locations.count - shown) outside this view" }
@@ -59,7 +60,10 @@ enum MapRendering {
             let parts = [
                 count, scale.bar(ascii: ascii), "centre \(scale.center(ascii: ascii))",
                 "zoom \(String(format: viewport.zoom < 10 ? "%.1f" : "%.0f", viewport.zoom))",
-                ascii ? "o one pin, 2-9/+ several" : "o one pin, 2–9/+ several", "map: Natural Earth, names: GeoNames",
+                ascii ? "o one pin, 2-9/+ several" : "o one pin, 2–9/+ several",
+                // A close view is drawn from GSHHG (LGPL, whose attribution this is), as a PNG says.
+                renderer.detailLevel(for: viewport) != nil
+                    ? "map: GSHHG, Natural Earth, names: GeoNames" : "map: Natural Earth, names: GeoNames",
             ]
             let footer = footerLines(
                 parts, droppable: [4, 3, 2, 1], width: width, maxLines: max(1, (height - 1) / 2),

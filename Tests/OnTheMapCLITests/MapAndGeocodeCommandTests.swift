@@ -69,6 +69,15 @@ import WorldMap
         #expect(result.stderr.contains("Nominatim is unreachable; used the offline gazetteer"))
     }
 
+    /// A close view is drawn from the detailed map, and its footer credits GSHHG.
+    @Test func aCloseViewCreditsGSHHG() async throws {
+        let close = try await run(["map", "--center", "37.81,-122.44", "--zoom", "512", "--width", "80", "--height", "24"])
+        #expect(close.status == 0, "\(close.stderr)")
+        #expect(close.stdout.hasSuffix("map: GSHHG, Natural Earth, names: GeoNames\n"), "\(close.stdout.suffix(200))")
+        let world = try await run(["map", "--width", "80", "--height", "24"])
+        #expect(world.stdout.hasSuffix("map: Natural Earth, names: GeoNames\n"))
+    }
+
     @Test func asciiMapOfTheDemoClass() async throws {
         let result = try await run(["map", "--ascii", "--width", "120", "--height", "40"])
         #expect(result.status == 0, "\(result.stderr)")
