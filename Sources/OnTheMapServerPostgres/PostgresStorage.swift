@@ -76,7 +76,7 @@ final class PostgresStorage: WritableStorage {
         let limitIndex = binds.count + 1
         let sql = "SELECT \(AccessSQL.readColumns) FROM student_location WHERE \(condition) \(SQLCompiler.orderBy(query.order)) LIMIT $\(limitIndex) OFFSET $\(limitIndex + 1)"
         let countSQL = query.includeCount ? "SELECT COUNT(*) FROM student_location WHERE \(condition)" : nil
-        let milliseconds = max(1, queryTimeout.components.seconds * 1000 + queryTimeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = max(1, queryTimeout.wholeMilliseconds)
         do {
             return try await pool.withTransaction { connection in
                 try await connection.execute(PGQuery(unsafeSQL: "SET LOCAL statement_timeout = \(milliseconds)"))

@@ -75,11 +75,10 @@ package final class LiveQueryHub: Sendable {
     /// What an address's socket is told when its address's subscriptions took longer than the
     /// budget to match one write, before it is closed.
     static func overBudgetMessage(_ budget: Duration) -> String {
-        let milliseconds = budget.components.seconds * 1000 + budget.components.attoseconds / 1_000_000_000_000_000
-        return LiveQueryReply.error(
+        LiveQueryReply.error(
             LiveQueryError(
                 code: 124,
-                "query too expensive: your address's subscriptions took more than \(milliseconds) ms to match one write; "
+                "query too expensive: your address's subscriptions took more than \(budget.wholeMilliseconds) ms to match one write; "
                     + "subscribe with fewer or simpler $regex constraints"))
     }
 
