@@ -61,15 +61,20 @@ let package = Package(
 
         // MARK: - Map and geocoder
 
+        /// `ResidentPages.giveBack`: read-only data (a mapped file, a literal in the binary) that a
+        /// program has read and will not need soon leaves resident memory.
+        .target(name: "ResidentPages"),
+
         /// Equirectangular world map: land (Natural Earth), viewport, Braille/ASCII cells, pins. Pure, no curses.
         .target(
             name: "WorldMap",
+            dependencies: ["ResidentPages"],
             exclude: ["ATTRIBUTION.md", "Generated/LabelFontGlyphs-OFL.txt"],
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
 
         /// The Geocoder protocol and its implementations: the offline gazetteer (GeoNames), Nominatim, Photon.
-        .target(name: "Geo", dependencies: ["BoundedHTTP"], exclude: ["ATTRIBUTION.md"]),
+        .target(name: "Geo", dependencies: ["BoundedHTTP", "ResidentPages"], exclude: ["ATTRIBUTION.md"]),
 
         /// libpng's simplified API, resolved with dlopen on the first picture (libpng-dev's header only).
         .target(name: "CPNG"),
@@ -91,7 +96,8 @@ let package = Package(
 
         .testTarget(
             name: "WorldMapTests", dependencies: ["WorldMap", "DemoClass", "AppTestSupport"], exclude: ["Snapshots"]),
-        .testTarget(name: "GeoTests", dependencies: ["Geo", "DemoClass", "AppTestSupport", "StandIn"]),
+        .testTarget(name: "GeoTests", dependencies: ["Geo", "ResidentPages", "DemoClass", "AppTestSupport", "StandIn"]),
+        .testTarget(name: "ResidentPagesTests", dependencies: ["ResidentPages"]),
         .testTarget(name: "MapPictureTests", dependencies: ["MapPicture", "WorldMap", "TerminalUI", "DemoClass", "Launcher"]),
 
         // MARK: - Server
@@ -282,7 +288,7 @@ let package = Package(
             dependencies: [
                 "APIClient", "DemoClass", "Geo", "OnTheMapConfig", "OnTheMapModels", "OnTheMapServer", "ServerHTTP", "QRCode",
                 "SafeText", "TerminalNCurses", "TerminalUI", "ViewModels", "WorldMap", "MapPicture", "PasswordInput",
-                "UserFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "UserFiles", "ResidentPages", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -31,6 +31,7 @@ public struct OfflineGeocoder: Geocoder {
     /// The synchronous lookup behind `geocode` (about a few microseconds).
     public func resolve(_ query: String) throws(GeocodeError) -> GeocodeResult {
         if query.allSatisfy({ $0.isWhitespace }) { throw .empty }
+        defer { gazetteer.releaseResidentPages() }
         let shown = Self.shortened(query)
         guard let parsed = PlaceQuery(query) else { throw .notFound(query: shown) }
         var rest = parsed.parts

@@ -18,6 +18,7 @@ extension Gazetteer {
     public func completions(for text: String, limit: Int = 8) -> [Completion] {
         let key = NameFolding.fold(text)
         guard !key.isEmpty, limit > 0, key.utf8.count <= 200 else { return [] }
+        defer { releaseResidentPages() }
         var found: [Completion] = []
         let bytes = Array(key.utf8)
         func score(_ names: [String]) -> Int? { names.compactMap { Self.score(bytes, Array($0.utf8)) }.max() }
@@ -98,9 +99,8 @@ extension Gazetteer {
         let typo = prefix.count < key.utf8.count
         // city index → (score, population)
         var best: [Int: (score: Int, population: Int)] = [:]
-        for (line, exact) in lines {
+        for (bytes, exact) in lines {
             // The line is `name<TAB>ref,ref,…`, a ref a city's line number, `~` before an alternate name.
-            let bytes = names.line(line)
             var position = (bytes.firstIndex(of: 9) ?? bytes.count - 1) + 1
             while position < bytes.count {
                 let isPrimary = bytes[position] != UInt8(ascii: "~")
@@ -140,40 +140,5 @@ extension Gazetteer {
             position -= 1
         }
         return value
-    }
-}
-
-extension TextTable {
-    /// Up to `limit` lines (of a table sorted by first field) whose first field starts with
-    /// `prefix`, each with whether the field is exactly `prefix`.
-    func lines(startingWith prefix: [UInt8], atMost limit: Int) -> [(line: Int, exact: Bool)] {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if firstFieldPrecedes(line(middle), prefix) { low = middle + 1 } else { high = middle }
-        }
-        var found: [(Int, Bool)] = []
-        var index = low
-        while index < count, found.count < limit {
-            let bytes = line(index)
-            guard bytes.count >= prefix.count, bytes.prefix(prefix.count).elementsEqual(prefix) else { break }
-            let exact = bytes.count == prefix.count || bytes[prefix.count] == 9
-            found.append((index, exact))
-            index += 1
-        }
-        return found
-    }
-
-    /// Whether line `line`'s first field sorts before `key` (bytewise).
-    private func firstFieldPrecedes(_ line: UnsafeBufferPointer<UInt8>, _ key: [UInt8]) -> Bool {
-        var index = 0
-        while true {
-            let a: Int = index < line.count && line[index] != 9 ? Int(line[index]) : -1
-            let b: Int = index < key.count ? Int(key[index]) : -1
-            if a != b { return a < b }
-            if a == -1 { return false }
-            index += 1
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ResidentPages
 
 /// Lines of a generated static text table, found without copying: a pointer into the binary's
 /// read-only data plus the offset where each line starts.
@@ -24,6 +25,8 @@ struct TextTable: @unchecked Sendable {
             }
         }
         lineStarts = starts
+        // Finding the lines read every page of the text; lookups read only a few of them again.
+        releaseResidentPages()
     }
 
     var count: Int { lineStarts.count }
@@ -39,33 +42,13 @@ struct TextTable: @unchecked Sendable {
     }
 
     /// The tab-separated fields of line `index`.
-    func fields(_ index: Int) -> [Substring] {
-        let text = String(decoding: line(index), as: UTF8.self)
-        return text.split(separator: "\t", omittingEmptySubsequences: false).map { $0 }
+    func fields(_ index: Int) -> [Substring] { Self.fields(of: line(index)) }
+
+    /// The tab-separated fields of a line's bytes.
+    static func fields(of line: UnsafeBufferPointer<UInt8>) -> [Substring] {
+        String(decoding: line, as: UTF8.self).split(separator: "\t", omittingEmptySubsequences: false)
     }
 
-    /// Binary search over lines sorted by their first field (compared as bytes); returns the
-    /// line index whose first field equals `key`.
-    func find(key: [UInt8]) -> Int? {
-        var low = 0
-        var high = lineStarts.count - 1
-        while low <= high {
-            let middle = (low + high) / 2
-            let order = compareFirstField(of: line(middle), with: key)
-            if order == 0 { return middle }
-            if order < 0 { low = middle + 1 } else { high = middle - 1 }
-        }
-        return nil
-    }
-
-    private func compareFirstField(of line: UnsafeBufferPointer<UInt8>, with key: [UInt8]) -> Int {
-        var index = 0
-        while true {
-            let a: Int = index < line.count && line[index] != 9 ? Int(line[index]) : -1
-            let b: Int = index < key.count ? Int(key[index]) : -1
-            if a != b { return a < b ? -1 : 1 }
-            if a == -1 { return 0 }
-            index += 1
-        }
-    }
+    /// Gives back the pages that finding the lines and the lookups have read (`ResidentPages`).
+    func releaseResidentPages() { ResidentPages.giveBack(UnsafeRawBufferPointer(bytes)) }
 }

@@ -1,3 +1,5 @@
+import ResidentPages
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -61,6 +63,7 @@ final class DetailMapFile: @unchecked Sendable {
         self.base = UnsafeRawPointer(mapped)
         self.size = size
         self.levels = levels
+        releaseResidentPages()  // the header's pages, read once
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
@@ -110,15 +113,11 @@ final class DetailMapFile: @unchecked Sendable {
 }
 
 extension DetailMapFile {
-    /// Gives back the mapped pages of bytes already decoded (a tile's): resident memory then holds
-    /// the decoded cache and not every page a long pan has passed over. The pages stay in the
-    /// kernel's page cache, so reading them again costs no disk access.
-    func release(_ bytes: UnsafeRawBufferPointer) {
-        guard let start = bytes.baseAddress, bytes.count > 0 else { return }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let first = Int(bitPattern: start) & ~(page - 1)
-        let end = Int(bitPattern: start) + bytes.count
-        _ = madvise(UnsafeMutableRawPointer(bitPattern: first), end - first, Int32(MADV_DONTNEED))
+    /// Gives back every mapped page read so far (the index's binary searches, the tiles decoded,
+    /// and the neighbours the kernel mapped with them): between frames the file holds no
+    /// resident memory; the decoded tiles are in the cache.
+    func releaseResidentPages() {
+        ResidentPages.giveBack(UnsafeRawBufferPointer(start: base, count: size))
     }
 }
 
