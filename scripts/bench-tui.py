@@ -131,6 +131,67 @@ def pan_and_zoom(app, trace):
     return [float(line[2]) for line in frames(trace)[before:] if line[1] == "frame"]
 
 
+def map_frames(trace):
+    """The Map pane's frames: (milliseconds, zoom, latitude, longitude); the world view's centre is None."""
+    found = []
+    for line in frames(trace):
+        if len(line) > 6 and line[1] == "frame" and line[4].startswith("map:") and line[5].startswith("zoom="):
+            at = line[6].removeprefix("at=")
+            latitude, longitude = (None, None) if at == "world" else map(float, at.split(","))
+            found.append((float(line[2]), float(line[5].removeprefix("zoom=")), latitude, longitude))
+    return found
+
+
+def next_map_frame(trace, seen, timeout=60):
+    """Waits for the Map pane's frame after the first `seen` ones; returns it."""
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        found = map_frames(trace)
+        if len(found) > seen:
+            return found[seen]
+        time.sleep(0.001)
+    raise RuntimeError(f"no map frame after {seen}")
+
+
+def key_to_frame(app, trace, key, until):
+    """Sends `key` and returns the first Map pane frame that satisfies `until` after it."""
+    seen = len(map_frames(trace))
+    app.send(key)
+    while True:
+        frame = next_map_frame(trace, seen)
+        seen += 1
+        if until(frame):
+            return frame
+
+
+CITY_ZOOM = 512
+CONTINENT_EAST = -74.0  # New York's longitude: the pan goes from San Francisco across the United States
+
+
+def city_zoom(app, trace):
+    """`:` San Francisco, `+` to city zoom (512×: about 0.3 km a Braille dot, the detailed map's
+    finest level), then pans east at that zoom across the continent, each key waited for by its
+    frame. Returns the frame times of the jump, of the zoom keys (each reads a level's tiles
+    first), of the pans, the pan count, and the resident memory after it all."""
+    # The prompt's completions follow each keystroke as it is read, so Enter, read after them,
+    # chooses the first.
+    app.send(":San Francisco")
+    jump = key_to_frame(app, trace, "\r", lambda frame: frame[2] is not None and abs(frame[3] + 122.42) < 3)
+    zooms = []
+    zoom = jump[1]
+    while zoom < CITY_ZOOM:
+        frame = key_to_frame(app, trace, "+", lambda frame, before=zoom: frame[1] > before)
+        zooms.append(frame[0])
+        zoom = frame[1]
+    pans = []
+    longitude = jump[3]
+    while longitude < CONTINENT_EAST:
+        frame = key_to_frame(app, trace, "l", lambda frame, before=longitude: frame[3] > before)
+        pans.append(frame[0])
+        longitude = frame[3]
+    return jump[0], zooms, pans, app.rss_mb()
+
+
 def with_pictures(protocol):
     """Pan/zoom frame times (each frame's picture made and sent) and memory with pictures."""
     trace = os.path.join(HOME, f"{protocol}-trace.txt")
@@ -211,6 +272,11 @@ def main():
     sections = subprocess.run(
         [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "resident-sections.py"), str(app.pid)],
         capture_output=True, text=True).stdout if SECTIONS else ""
+    jump, zooms, pans, city_rss = city_zoom(app, trace)
+    city_mappings = app.rss_by_mapping()
+    city_sections = subprocess.run(
+        [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "resident-sections.py"), str(app.pid)],
+        capture_output=True, text=True).stdout if SECTIONS else ""
     app.quit()
     print(f"server: {SERVER_URL or 'built-in (in-process)'}")
     print(f"start -> login screen drawn: median {statistics.median(starts):.1f} ms (min {min(starts):.1f}, max {max(starts):.1f}) at 120x40")
@@ -222,6 +288,15 @@ def main():
     print(f"  by mapping (MB): {shown}, others {rest / 1024:.1f}")
     if sections:
         print(sections, end="")
+    print(f"': San Francisco' -> frame: {jump:.2f} ms; zoom keys to {CITY_ZOOM}x -> frame (new tiles each): "
+          f"max {max(zooms):.2f} ms over {len(zooms)}; pans east to {CONTINENT_EAST} at {CITY_ZOOM}x: median "
+          f"{statistics.median(pans):.2f} ms, max {max(pans):.2f} ms over {len(pans)} frames")
+    print(f"resident memory after panning across the continent at city zoom: {city_rss:.1f} MB")
+    shown = ", ".join(f"{name} {size / 1024:.1f}" for name, size in city_mappings if size >= 256)
+    rest = sum(size for _, size in city_mappings if size < 256)
+    print(f"  by mapping (MB): {shown}, others {rest / 1024:.1f}")
+    if city_sections:
+        print(city_sections, end="")
     for protocol in ["kitty", "sixel"]:
         with_pictures(protocol)
     if server:

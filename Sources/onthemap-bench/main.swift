@@ -119,6 +119,46 @@ let kittyWorld = medianMilliseconds(runs: 10) { terminalFrame(pictureWorld, .kit
 let kittyCity = medianMilliseconds(runs: 10) { terminalFrame(pictureCity, .kitty) }
 let sixelWorld = medianMilliseconds(runs: 10) { terminalFrame(pictureWorld, .sixel) }
 let sixelCity = medianMilliseconds(runs: 10) { terminalFrame(pictureCity, .sixel) }
+// The detailed map (GSHHG/WDBII, `DetailMap`) at city zoom over a coast and over a lake: the
+// first frame of a place whose tiles are not decoded yet (a map of its own with an empty tile
+// cache, the file's pages dropped from the page cache first: a jump with "Go to" after a
+// start), then the same frame again (median, tiles cached), in Braille and as a Kitty frame.
+let detailPath = DetailMap.shared?.path
+let detailPlaces: [(name: String, latitude: Double, longitude: Double)] = [
+    ("San Francisco", 37.79, -122.42), ("Istanbul", 41.03, 29.0), ("Geneva", 46.3, 6.35),
+]
+let detailZoom = 512.0
+var detailFigures: [(place: String, brailleFirst: Double, braille: Double, kittyFirst: Double, kitty: Double)] = []
+func dropFromPageCache(_ path: String) {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return }
+    _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_DONTNEED))
+    close(descriptor)
+}
+if let detailPath {
+    for place in detailPlaces {
+        let view = Viewport(
+            width: 200, height: 60, centerLatitude: place.latitude, centerLongitude: place.longitude, zoom: detailZoom)
+        var picture = PixelMapRenderer.viewport(pixelWidth: 2000, pixelHeight: 1200)
+        picture.setZoom(detailZoom)
+        picture.center(latitude: place.latitude, longitude: place.longitude)
+        func firstAndCached(_ draw: @escaping (MapRenderer) -> Int) -> (first: Double, cached: Double) {
+            dropFromPageCache(detailPath)
+            guard let map = try? DetailMap(path: detailPath) else { return (.nan, .nan) }
+            let renderer = MapRenderer(mode: .braille, detailMap: map)
+            let first = medianMilliseconds(runs: 1) { draw(renderer) }
+            let cached = medianMilliseconds(runs: 20) { draw(renderer) }
+            return (first.median, cached.median)
+        }
+        let braille = firstAndCached { $0.render(view, pins: hundred).grid.cells.count }
+        let kitty = firstAndCached { renderer in
+            let image = PixelMapRenderer(renderer: renderer).render(picture, pins: hundred, palette: palette)
+            return (try? ImageProtocol.kitty.encode(image, columns: 200, rows: 60, cell: (10, 20), underText: true))?.utf8.count ?? 0
+        }
+        detailFigures.append((place.name, braille.first, braille.cached, kitty.first, kitty.cached))
+    }
+}
+
 // "Go to": the completions each keystroke asks for (GoToPrompt.complete: the gazetteer and a
 // class of 1,000), typing a city, an accented city, a country, a classmate and a typo; the
 // figure is the slowest keystroke's median.
@@ -166,6 +206,16 @@ figures.append(
     Figure(name: "200x60-cell Sixel world frame, rasterised and encoded (median of 10)", value: sixelWorld.median, unit: "ms", budget: 40))
 figures.append(
     Figure(name: "200x60-cell Sixel city frame (Paris), rasterised and encoded (median of 10)", value: sixelCity.median, unit: "ms", budget: 40))
+for detail in detailFigures {
+    let place = "\(detail.place), zoom \(Int(detailZoom)), detailed map"
+    figures.append(
+        Figure(name: "200x60 Braille city frame (\(place)), first: tiles not cached", value: detail.brailleFirst, unit: "ms", budget: 50))
+    figures.append(Figure(name: "200x60 Braille city frame (\(place)) (median)", value: detail.braille, unit: "ms", budget: 5))
+    figures.append(
+        Figure(name: "200x60-cell Kitty city frame (\(place)), first: tiles not cached", value: detail.kittyFirst, unit: "ms", budget: 50))
+    figures.append(Figure(name: "200x60-cell Kitty city frame (\(place)) (median of 20)", value: detail.kitty, unit: "ms", budget: 16))
+}
+if detailPath == nil { print("(no detailed map found: \(DetailMap.note ?? ""))") }
 figures.append(
     Figure(
         name: "one offline geocode (median of \(queries.count) mixed queries)",

@@ -165,7 +165,10 @@ public final class AppController {
             let screen =
                 app.phase == .login
                 ? "login" + (discovered ?? "") : "\(app.browse.pane.title.lowercased()):\(app.store.locations.count)"
-            trace.mark("frame", "\(milliseconds) \(size.width)x\(size.height) \(screen)")
+            // The map's zoom and centre, so that a benchmark can tell a city view's frames.
+            let centre = map.latitude.map { String(format: "%.4f,%.4f", $0, map.longitude) } ?? "world"
+            let view = app.phase == .login ? "" : String(format: " zoom=%g at=", map.zoom) + centre
+            trace.mark("frame", "\(milliseconds) \(size.width)x\(size.height) \(screen)\(view)")
         }
     }
 }
