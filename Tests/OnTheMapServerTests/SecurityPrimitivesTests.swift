@@ -1,8 +1,10 @@
+import ClassRules
 import Foundation
 import Testing
 
 @testable import OnTheMapServer
 @testable import ServerHTTP
+@testable import ServerSessions
 @testable import ServerStorage
 
 /// The small pieces the server's security rests on: SHA-256, sealed session ids, how client
@@ -56,7 +58,7 @@ import Testing
         await started.opened()
         let waiters = (0..<2).map { _ in Task { try await gate.run("test") { 2 } } }
         while gate.waiting < 2 { await Task.yield() }
-        await #expect(throws: APIFailure.self) { try await gate.run("test") { 3 } }
+        await #expect(throws: HashGate.Busy.self) { try await gate.run("test") { 3 } }
         release.open()
         #expect(try await holder.value == 1)
         for waiter in waiters { #expect(try await waiter.value == 2) }
@@ -68,7 +70,7 @@ import Testing
         let started = Latch()
         let holder = Task { try await gate.run("test") { started.open(); release.wait(); return 1 } }
         await started.opened()
-        await #expect(throws: APIFailure.self) { try await gate.run("test") { 2 } }
+        await #expect(throws: HashGate.Busy.self) { try await gate.run("test") { 2 } }
         #expect(gate.waiting == 0)
         release.open()
         #expect(try await holder.value == 1)
@@ -87,8 +89,8 @@ import Testing
     }
 
     @Test func passwordsWithNULAreRefused() {
-        #expect(SessionAuthority.passwordProblem("correct\u{0}horse") != nil)
-        #expect(SessionAuthority.passwordProblem("correct horse") == nil)
+        #expect(AccountRules.passwordProblem("correct\u{0}horse") != nil)
+        #expect(AccountRules.passwordProblem("correct horse") == nil)
     }
 }
 

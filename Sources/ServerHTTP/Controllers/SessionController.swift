@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnTheMapModels
+import ServerConfig
+import ServerSessions
 import ServerStorage
 
 /// The Udacity-style session and users endpoints, every answer behind the `)]}'` prefix.
