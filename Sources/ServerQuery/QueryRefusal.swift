@@ -4,11 +4,11 @@ import ServerStorage
 /// as `{"code":N,"error":"…"}` (400; 503 with `Retry-After` when `retryAfterSeconds` is set), and
 /// LiveQuery as an `error` message with the same code and text.
 package struct QueryRefusal: Error, Sendable, Hashable {
-    package var code: Int
-    package var message: String
+    package let code: Int
+    package let message: String
     /// Set when the same query may be sent again later: it was not refused for what it asks, but
     /// because the server had no room for it then.
-    package var retryAfterSeconds: Int?
+    package let retryAfterSeconds: Int?
 
     package init(code: Int, _ message: String, retryAfterSeconds: Int? = nil) {
         self.code = code
@@ -17,14 +17,14 @@ package struct QueryRefusal: Error, Sendable, Hashable {
     }
 
     /// Parse's `INVALID_QUERY`.
-    package static func invalidQuery(_ message: String) -> QueryRefusal { QueryRefusal(code: 102, message) }
+    static func invalidQuery(_ message: String) -> QueryRefusal { QueryRefusal(code: 102, message) }
     /// Parse's `INVALID_KEY_NAME`.
     static func invalidKeyName(_ message: String) -> QueryRefusal { QueryRefusal(code: 105, message) }
     /// Parse's `INVALID_JSON`.
     static func invalidJSON(_ message: String) -> QueryRefusal { QueryRefusal(code: 107, message) }
 
     /// Parse's `TIMEOUT` code, which Parse documents as "the request is too expensive to run".
-    package static let queryTooExpensiveCode = 124
+    static let queryTooExpensiveCode = 124
 
     /// `{"code":124,"error":"query too expensive"}`: over a `where` cap (`WhereLimits`) or over
     /// the query's time budget (`serve --query-timeout`). Sending it again will not help.
