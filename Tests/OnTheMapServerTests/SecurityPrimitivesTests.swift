@@ -4,6 +4,7 @@ import Testing
 
 @testable import OnTheMapServer
 @testable import ServerHTTP
+@testable import ServerQuery
 @testable import ServerSessions
 @testable import ServerStorage
 
@@ -62,6 +63,29 @@ import Testing
         release.open()
         #expect(try await holder.value == 1)
         for waiter in waiters { #expect(try await waiter.value == 2) }
+    }
+
+    /// The gates' refusals, now thrown by targets below the API (`HashGate.Busy`, and the
+    /// expensive-query gate's `QueryRefusal`), are answered as the API answered them: 503 with
+    /// `Retry-After: 1`, Udacity-style for a hash, Parse's 155 for a list query.
+    @Test func theGatesRefusalsAreTheAPIs503s() {
+        let hash = HashGate.Busy().failure
+        #expect(hash.status == .serviceUnavailable)
+        #expect(hash.headers[.retryAfter] == "1")
+        guard case .udacity(nil, "The server is busy. Try again in 1 second.") = hash.body else {
+            Issue.record("the hash gate's refusal is \(hash.body)")
+            return
+        }
+        let list = APIFailure(ExpensiveQueryGate.busy)
+        #expect(list.status == .serviceUnavailable)
+        #expect(list.headers[.retryAfter] == "1")
+        guard case .parse(155, "too many expensive queries at once; retry later") = list.body else {
+            Issue.record("the expensive-query gate's refusal is \(list.body)")
+            return
+        }
+        // A `where` refused by the query language is still a 400 with Parse's code.
+        let query = APIFailure(QueryRefusal.queryTooExpensive())
+        #expect(query.status == .badRequest && query.headers[.retryAfter] == nil)
     }
 
     @Test func aHashThatWaitsTooLongIsRefused() async throws {
