@@ -70,7 +70,7 @@ public enum ServerApplication {
             feed?.listen { _ in answers.invalidate() }
             feed?.listenForRefresh { answers.invalidate() }
         }
-        let callers = CallerResolver(storage: storage, configuration: configuration, sessions: sessions)
+        let callers = CallerResolver(configuration: configuration, sessions: sessions)
         let accounts = AccountController(
             storage: storage, writes: writes, configuration: configuration, sessions: sessions, callers: callers, throttle: throttle,
             answers: answers)

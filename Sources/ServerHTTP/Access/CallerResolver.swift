@@ -10,12 +10,10 @@ import ServerStorage
 /// the `onthemap_session` cookie the login set, else `anonymous` (or `openWriter` under
 /// `--open-writes`). A new way to identify a caller goes here, never into the rule.
 package struct CallerResolver: Sendable {
-    let storage: any ServerStorage
     let configuration: ServerConfiguration
     let sessions: SessionAuthority
 
-    package init(storage: any ServerStorage, configuration: ServerConfiguration, sessions: SessionAuthority) {
-        self.storage = storage
+    package init(configuration: ServerConfiguration, sessions: SessionAuthority) {
         self.configuration = configuration
         self.sessions = sessions
     }

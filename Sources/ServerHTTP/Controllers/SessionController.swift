@@ -138,7 +138,7 @@ package struct SessionController: Sendable {
             throw APIFailure.udacity(.notFound, "User not found.")
         }
         var user = PublicUser(key: account.key, firstName: account.firstName, lastName: account.lastName, nickname: account.firstName)
-        let caller = try await CallerResolver(storage: storage, configuration: configuration, sessions: sessions).reader(request)
+        let caller = try await CallerResolver(configuration: configuration, sessions: sessions).reader(request)
         if caller.accountKey == key {
             user.email = .init(address: account.email, verified: true)
             user.role = account.role.rawValue
