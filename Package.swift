@@ -127,24 +127,59 @@ let package = Package(
         ),
 
         /// The one write path and its rule: `Access` (who may see and write a row), `ClassWrites`
-        /// (the only holder of a `WritableStorage`), fair share, the audit log, `WriteRefusal`.
-        .target(name: "ClassRules", dependencies: ["ServerStorage", "OnTheMapModels"]),
+        /// (the only holder of a `WritableStorage`), fair share, the audit log, `WriteRefusal`, and
+        /// `AccountRules` (what an account's e-mail, names and password may be).
+        .target(name: "ClassRules", dependencies: ["ServerStorage", "OnTheMapModels", "SafeText"]),
+
+        /// How an `onthemap-server` runs: `ServerConfiguration` (where it listens and stores, its
+        /// policies and limits), LiveQuery's bounds, the login throttle's policy, the login
+        /// providers' settings and the `ProviderExchange` they are reached through. Values only:
+        /// the API, LiveQuery, the operator's commands and both executables read it.
+        .target(
+            name: "ServerConfig",
+            dependencies: [
+                "ClassRules", "ServerStorage", "OnTheMapModels",
+                // EventLoopGroup, the threads a configuration may name.
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+
+        /// The query language the REST list and LiveQuery share, below both: Parse's `where` read
+        /// into a `Predicate` (`WhereParser`), its caps (`WhereLimits`), what a `$regex` and a list
+        /// query cost (`RegexCost`, `isExpensive`), and `QueryRefusal`, Parse's code and message.
+        .target(name: "ServerQuery", dependencies: ["ServerStorage", "OnTheMapModels"]),
+
+        /// Accounts' passwords and sessions, below the API, LiveQuery and the operator's commands:
+        /// `SessionAuthority` (bcrypt behind the process's `HashGate`, sessions issued, found and
+        /// ended by their hashes, `SessionSeal`), `InviteCode`, SHA-256 and HMAC-SHA256 through
+        /// CNettle, and `AdmissionGate`, the bounded line of the hash gate (and of the API's
+        /// expensive-query gate).
+        .target(
+            name: "ServerSessions",
+            dependencies: [
+                "ServerConfig", "ClassRules", "ServerStorage", "OnTheMapModels",
+                // SHA-256 and HMAC-SHA256 (session hashes and seal, invite codes, Facebook's proof).
+                "CNettle",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                // NIO's thread pool, where the hashes run, off the threads that serve requests.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
 
         /// The HTTP API: Udacity-style session/users and Parse-style StudentLocation controllers,
-        /// sessions and callers, the query language's parser and gates, the trust rules, the
-        /// connection guards, login providers, request logs and metrics, the generated OpenAPI
-        /// document, and `ServerConfiguration`. Reads through `any ServerStorage`, writes through
-        /// `ClassWrites`.
+        /// callers (`CallerResolver`), the list's parameters and its expensive-query gate, the
+        /// trust rules, the connection guards, login providers, request logs and metrics, the
+        /// generated OpenAPI document. Reads through `any ServerStorage`, writes through
+        /// `ClassWrites`. Only the wiring (OnTheMapServer) imports it.
         .target(
             name: "ServerHTTP",
             dependencies: [
-                "ClassRules", "ServerStorage", "BoundedHTTP", "OnTheMapModels", "SafeText",
-                // SHA-256 and HMAC-SHA256 (session hashes and seal, invite codes, Facebook's proof).
-                "CNettle",
+                "ServerConfig", "ServerQuery", "ServerSessions", "ClassRules", "ServerStorage", "BoundedHTTP", "OnTheMapModels",
+                "SafeText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // HTTPServerBuilder and ServerChildChannel, for the guard before the upgrade decision.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -161,11 +196,12 @@ let package = Package(
 
         /// LiveQuery: the protocol's messages, the subscriptions' hub (each event decided by the
         /// rule for the subscriber's current caller) and the socket (NIO's HTTP upgrade and
-        /// WebSocket frames, on the REST API's port).
+        /// WebSocket frames, on the REST API's port). The REST API's gate and address rule are
+        /// handed in by the wiring.
         .target(
             name: "ServerLiveQuery",
             dependencies: [
-                "ServerHTTP", "ClassRules", "ServerStorage", "OnTheMapModels",
+                "ServerConfig", "ServerQuery", "ServerSessions", "ClassRules", "ServerStorage", "OnTheMapModels",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -184,7 +220,7 @@ let package = Package(
         .target(
             name: "ServerAdmin",
             dependencies: [
-                "ServerHTTP", "ClassRules", "ServerStorage", "OnTheMapModels", "DemoClass", "SafeText", "UserFiles",
+                "ServerConfig", "ServerSessions", "ClassRules", "ServerStorage", "OnTheMapModels", "DemoClass", "SafeText", "UserFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -196,7 +232,8 @@ let package = Package(
         .target(
             name: "OnTheMapServer",
             dependencies: [
-                "ServerAdmin", "ServerLiveQuery", "ServerHTTP", "ClassRules", "ServerStorage", "OnTheMapModels",
+                "ServerAdmin", "ServerLiveQuery", "ServerHTTP", "ServerConfig", "ServerSessions", "ClassRules", "ServerStorage",
+                "OnTheMapModels",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // HTTPServerBuilder, for the guard before the upgrade decision.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -243,7 +280,8 @@ let package = Package(
         .target(
             name: "ServerTestSupport",
             dependencies: [
-                "OnTheMapServer", "ServerAdmin", "ServerHTTP", "OnTheMapServerPostgres", "StandIn", "Launcher", "TestPatience",
+                "OnTheMapServer", "ServerAdmin", "ServerHTTP", "ServerConfig", "OnTheMapServerPostgres", "StandIn", "Launcher",
+                "TestPatience",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/ServerTestSupport"
@@ -286,7 +324,7 @@ let package = Package(
         .executableTarget(
             name: "onthemap",
             dependencies: [
-                "APIClient", "DemoClass", "Geo", "OnTheMapConfig", "OnTheMapModels", "OnTheMapServer", "ServerHTTP", "QRCode",
+                "APIClient", "DemoClass", "Geo", "OnTheMapConfig", "OnTheMapModels", "OnTheMapServer", "ServerConfig", "QRCode",
                 "SafeText", "TerminalNCurses", "TerminalUI", "ViewModels", "WorldMap", "MapPicture", "PasswordInput",
                 "UserFiles", "ResidentPages", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -295,7 +333,7 @@ let package = Package(
         .executableTarget(
             name: "onthemap-server",
             dependencies: [
-                "OnTheMapServer", "ServerAdmin", "ServerHTTP", "OnTheMapServerPostgres", "SafeText", "PasswordInput", "UserFiles",
+                "OnTheMapServer", "ServerAdmin", "ServerConfig", "OnTheMapServerPostgres", "SafeText", "PasswordInput", "UserFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -337,7 +375,8 @@ let package = Package(
         .testTarget(
             name: "OnTheMapServerTests",
             dependencies: [
-                "OnTheMapServer", "ServerAdmin", "ServerLiveQuery", "ServerHTTP", "ClassRules", "ServerStorage", "ServerTestSupport",
+                "OnTheMapServer", "ServerAdmin", "ServerLiveQuery", "ServerHTTP", "ServerConfig", "ServerQuery", "ServerSessions",
+                "ClassRules", "ServerStorage", "ServerTestSupport",
                 "StandIn", "Launcher", "TestPatience", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),

@@ -9,7 +9,9 @@ storages and that wiring opens a storage (`SQLiteStorage(…)`, `DatabaseLocatio
 `openStorage`), and no SQL that writes `student_location`, `account` or `session` is spelled
 outside the storages. And that nothing starts a process but `ChildProcess` (Sources/Spawn):
 no Foundation `Process` or `Pipe` in Sources or Tests, and no `posix_spawn`, `fork` or `exec…`
-call outside Sources/CSpawn.
+call outside Sources/CSpawn. And that ServerHTTP does one job: no file under Sources imports it
+but its own and the wiring's (Sources/OnTheMapServer); the rest of the server takes what it
+shares with the API from the targets below it (ServerConfig, ServerQuery, ServerSessions).
 
 Usage: python3 scripts/check-architecture.py   (exit 1 and a list of differences when they differ)
 """
@@ -153,8 +155,31 @@ def check_processes():
                    f"Every process starts through ChildProcess ({len(files)} files).")
 
 
+# ServerHTTP is imported by the wiring alone (tests may import it; they are not under Sources).
+HTTP_IMPORTERS = ("Sources/ServerHTTP/", "Sources/OnTheMapServer/")
+IMPORTS_HTTP = re.compile(r"^\s*(@testable\s+|@_exported\s+|@preconcurrency\s+)*import\s+((struct|class|enum|protocol|typealias|func|var|let)\s+)?ServerHTTP\b")
+
+
+def http_import_problems(files):
+    """`files`: (path, text) pairs; the lines outside the wiring that import ServerHTTP."""
+    return [f"{path}:{number}: imports ServerHTTP (only the wiring, Sources/OnTheMapServer, may)"
+            for path, text in files if not path.startswith(HTTP_IMPORTERS)
+            for number, line in enumerate(text.splitlines(), 1) if IMPORTS_HTTP.match(line)]
+
+
+def check_http_imports():
+    sample = [("Sources/ServerLiveQuery/A.swift", "import ServerHTTP"), ("Sources/ServerAdmin/B.swift", "@testable import ServerHTTP"),
+              ("Sources/onthemap/C.swift", "import struct ServerHTTP.APIFailure"),
+              ("Sources/OnTheMapServer/D.swift", "import ServerHTTP"), ("Sources/ServerHTTP/E.swift", "import ServerStorage"),
+              ("Sources/ServerAdmin/F.swift", "import ServerHTTPish"), ("Sources/ServerAdmin/G.swift", "// import ServerHTTP")]
+    assert len(http_import_problems(sample)) == 3, "the ServerHTTP import check no longer catches what it should"
+    files = [(str(path.relative_to(ROOT)), path.read_text()) for path in sorted((ROOT / "Sources").rglob("*.swift"))]
+    return verdict(http_import_problems(files), "ServerHTTP imported outside the wiring:",
+                   f"Only the wiring imports ServerHTTP ({len(files)} source files).")
+
+
 def main():
-    if check_write_path() or check_processes():
+    if check_write_path() or check_processes() or check_http_imports():
         return 1
     package, diagram = package_targets(), diagram_targets()
     problems = [f"{name}: not in the diagram" for name in sorted(package.keys() - diagram.keys())]

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOPosix
 import ServerAdmin
+import ServerConfig
 import ServerHTTP
 import ServiceLifecycle
 

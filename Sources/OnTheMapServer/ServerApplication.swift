@@ -9,9 +9,11 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import OnTheMapModels
+import ServerConfig
 import ServerHTTP
 import ServerLiveQuery
-import struct ServerHTTP.ServerConfiguration
+import struct ServerConfig.ServerConfiguration
+import ServerSessions
 import ServerStorage
 import ServiceLifecycle
 
@@ -68,7 +70,7 @@ public enum ServerApplication {
             feed?.listen { _ in answers.invalidate() }
             feed?.listenForRefresh { answers.invalidate() }
         }
-        let callers = CallerResolver(storage: storage, configuration: configuration, sessions: sessions)
+        let callers = CallerResolver(configuration: configuration, sessions: sessions)
         let accounts = AccountController(
             storage: storage, writes: writes, configuration: configuration, sessions: sessions, callers: callers, throttle: throttle,
             answers: answers)
@@ -103,6 +105,17 @@ public enum ServerApplication {
             sqliteReaders: configuration.sqliteReaders)
     }
 
+    /// The LiveQuery socket, handed what it shares with the REST API: the list's expensive-query
+    /// gate, and how the API's limits count a client address.
+    static func liveQueryServer(
+        storage: any ServerStorage, configuration: ServerConfiguration, sessions: SessionAuthority,
+        expensiveQueries: ExpensiveQueryGate
+    ) -> LiveQueryServer {
+        LiveQueryServer(
+            storage: storage, configuration: configuration, sessions: sessions, visibility: configuration.liveQueryVisibility,
+            expensiveQueries: { try await expensiveQueries.run($0) }, addressSubject: { ClientAddress.subject($0) })
+    }
+
     /// A server ready to run, and its change-log follower and storage to close after it stops.
     public struct Built: Sendable {
         public let application: HTTPServerService
@@ -132,9 +145,8 @@ public enum ServerApplication {
             storage: storage, writes: ClassWrites(storage: storage, limits: configuration.fairShare), configuration: configuration)
         let router = buildRouter(
             storage: storage, configuration: configuration, feed: feed, expensiveQueries: expensiveQueries, sessions: sessions)
-        let liveQuery = LiveQueryServer(
-            storage: storage, configuration: configuration, sessions: sessions, visibility: configuration.liveQueryVisibility,
-            expensiveQueries: expensiveQueries)
+        let liveQuery = liveQueryServer(
+            storage: storage, configuration: configuration, sessions: sessions, expensiveQueries: expensiveQueries)
         feed.listen { liveQuery.hub.publish($0) }
         let follower = ChangeLogFollower(storage: storage, pollInterval: configuration.changeLogPoll, logger: logger)
         do {

@@ -1,6 +1,6 @@
 import ClassRules
 import Foundation
-import ServerHTTP
+import ServerSessions
 import ServerStorage
 
 /// Account administration for `onthemap-server user …`.
@@ -35,7 +35,7 @@ extension ServerDatabase {
 
     /// Sets a new password, ends the account's sessions and clears its account-wide login count; returns the key.
     public func resetPassword(keyOrEmail: String, password: String) async throws -> String {
-        if let problem = SessionAuthority.passwordProblem(password) { throw AccountError.invalid(problem) }
+        if let problem = AccountRules.passwordProblem(password) { throw AccountError.invalid(problem) }
         let key = try await accountKey(keyOrEmail)
         let hash = try await SessionAuthority(storage: storage, writes: writes, configuration: configuration).passwordHash(password)
         do {

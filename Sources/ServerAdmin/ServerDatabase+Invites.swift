@@ -1,5 +1,5 @@
 import Foundation
-import ServerHTTP
+import ServerSessions
 import ServerStorage
 
 /// Sign-up invites for `onthemap-server invite …` (with `--signup invite`).

@@ -3,7 +3,8 @@ import DemoClass
 import Foundation
 import Logging
 import OnTheMapModels
-import ServerHTTP
+import ServerConfig
+import ServerSessions
 import ServerStorage
 
 /// Administration of a server's database from the command line: accounts and the demo class.
@@ -45,11 +46,11 @@ public struct ServerDatabase: Sendable {
         email: String, password: String, firstName: String, lastName: String, role: String = "student"
     ) async throws -> String {
         guard let role = AccountRole(rawValue: role) else { throw AccountError.invalid("The role is student or moderator, not \(role).") }
-        if let problem = SessionAuthority.emailProblem(email) { throw AccountError.invalid(problem) }
-        if let problem = SessionAuthority.passwordProblem(password) { throw AccountError.invalid(problem) }
+        if let problem = AccountRules.emailProblem(email) { throw AccountError.invalid(problem) }
+        if let problem = AccountRules.passwordProblem(password) { throw AccountError.invalid(problem) }
         guard !firstName.isEmpty, !lastName.isEmpty else { throw AccountError.invalid("Enter a first and a last name.") }
         for (name, what) in [(firstName, "first name"), (lastName, "last name")] {
-            if let problem = SessionAuthority.nameProblem(name, what, maxBytes: configuration.maxStringBytes) {
+            if let problem = AccountRules.nameProblem(name, what, maxBytes: configuration.maxStringBytes) {
                 throw AccountError.invalid(problem)
             }
         }

@@ -6,7 +6,6 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import NIOWebSocket
-import ServerHTTP
 
 /// The server's connections: HTTP/1.1 for the REST API, and the LiveQuery WebSocket upgrade at
 /// `/` (Docs/Architecture.md, "LiveQuery").

@@ -1,7 +1,8 @@
 import ClassRules
 import Foundation
 import NIOConcurrencyHelpers
-import ServerHTTP
+import ServerConfig
+import ServerQuery
 import ServerStorage
 
 /// Every open LiveQuery socket of this process and their subscriptions; turns each change of

@@ -1,6 +1,6 @@
 import Foundation
 import OnTheMapModels
-import ServerHTTP
+import ServerQuery
 import ServerStorage
 import enum ServerStorage.Predicate
 
@@ -62,11 +62,11 @@ enum LiveQueryRequest: Sendable {
         if let whereValue = query["where"], whereValue != .null {
             // The REST list's parser, so the same operators, codes and WhereLimits apply.
             guard let data = try? JSONEncoder().encode(whereValue) else { throw LiveQueryError(code: 107, "invalid where") }
-            do throws(APIFailure) {
+            do throws(QueryRefusal) {
                 var limits = WhereLimits()
                 predicate = try WhereParser.parse(String(decoding: data, as: UTF8.self), limits: &limits)
             } catch {
-                throw LiveQueryError(failure: error)
+                throw LiveQueryError(refusal: error)
             }
         }
         var fields: Set<LocationField>?
@@ -94,12 +94,9 @@ struct LiveQueryError: Error, Sendable {
         self.reconnect = reconnect
     }
 
-    init(failure: APIFailure) {
-        if case .parse(let code, let message) = failure.body {
-            self.init(code: code, message)
-        } else {
-            self.init(code: 1, "bad request")
-        }
+    /// A query the REST list would refuse, with the code and text the REST list gives.
+    init(refusal: QueryRefusal) {
+        self.init(code: refusal.code, refusal.message)
     }
 }
 

@@ -5,7 +5,9 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import OnTheMapModels
-import ServerHTTP
+import ServerConfig
+import ServerQuery
+import ServerSessions
 import ServerStorage
 
 /// Parse LiveQuery on the server's own port: a WebSocket upgrade at `/` (Docs/API.md,
@@ -17,18 +19,30 @@ package final class LiveQueryServer: Sendable {
     private let sessions: SessionAuthority
     private let configuration: ServerConfiguration
     /// The REST list's gate: a `query` op the REST list would call expensive takes one of its slots.
-    private let expensiveQueries: ExpensiveQueryGate
+    private let expensiveQueries: ExpensiveRun
+    /// The subject a client address is counted as, as the REST API's limits count it.
+    private let addressSubject: @Sendable (String) -> String
     var limits: LiveQueryLimits { configuration.liveQuery }
     /// Sockets open per client address, and in all.
     private let open = NIOLockedValueBox<(byAddress: [String: Int], total: Int)>(([:], 0))
 
+    /// Runs a list query the REST list calls expensive (`ListQuery.isExpensive`) as the REST list
+    /// does: in a slot of its gate (the API's `ExpensiveQueryGate.run`), or refused with a
+    /// `QueryRefusal` (155) when none frees in time.
+    package typealias ExpensiveRun = @Sendable (_ body: () async throws -> [StoredLocation]) async throws -> [StoredLocation]
+
+    /// The wiring (`ServerApplication`) hands in what the socket shares with the REST API:
+    /// `expensiveQueries`, its gate, and `addressSubject`, how its limits count a client address
+    /// (`ClientAddress.subject`: an IPv6 client by its /64).
     package init(
         storage: any ServerStorage, configuration: ServerConfiguration, sessions: SessionAuthority,
-        visibility: @escaping LiveQueryVisibility, expensiveQueries: ExpensiveQueryGate
+        visibility: @escaping LiveQueryVisibility, expensiveQueries: @escaping ExpensiveRun,
+        addressSubject: @escaping @Sendable (String) -> String
     ) {
         self.storage = storage
         self.configuration = configuration
         self.expensiveQueries = expensiveQueries
+        self.addressSubject = addressSubject
         self.sessions = sessions
         hub = LiveQueryHub(
             visibility: visibility, queueBytesPerAddress: configuration.liveQuery.queueBytesPerAddress,
@@ -63,7 +77,7 @@ package final class LiveQueryServer: Sendable {
         }
         // Counted as the login throttle counts: an IPv6 client by its /64, which it can rotate
         // through (was: each full address, so one network had 2^64 shares).
-        let address = ClientAddress.subject(peer)
+        let address = addressSubject(peer)
         // Counted before the upgrade; a socket over a limit is told why and closed (refusing
         // the upgrade would only answer the client with a bare 400).
         let refusal: LiveQueryError? = open.withLockedValue { open in
@@ -157,10 +171,10 @@ package final class LiveQueryServer: Sendable {
             }
         } catch let error as LiveQueryError {
             connection.enqueue(LiveQueryReply.error(error, requestId: requestIdOfMessage))
-        } catch let failure as APIFailure {
-            connection.enqueue(LiveQueryReply.error(LiveQueryError(failure: failure), requestId: requestIdOfMessage))
+        } catch let refusal as QueryRefusal {
+            connection.enqueue(LiveQueryReply.error(LiveQueryError(refusal: refusal), requestId: requestIdOfMessage))
         } catch let failure as QueryFailure {
-            connection.enqueue(LiveQueryReply.error(LiveQueryError(failure: APIFailure(failure)), requestId: requestIdOfMessage))
+            connection.enqueue(LiveQueryReply.error(LiveQueryError(refusal: QueryRefusal(failure)), requestId: requestIdOfMessage))
         } catch {
             connection.enqueue(
                 LiveQueryReply.error(LiveQueryError(code: 1, "internal server error", reconnect: true), requestId: requestIdOfMessage))
@@ -274,8 +288,7 @@ package final class LiveQueryServer: Sendable {
     private func session(_ sessionToken: String?) async throws -> (caller: Caller, expiresAt: Double?) {
         guard let sessionToken else { return (.anonymous, nil) }
         guard sessionToken.utf8.count <= 256,
-            let session = try await CallerResolver(storage: storage, configuration: configuration, sessions: sessions)
-                .session(id: sessionToken)
+            let session = try await sessions.caller(sessionID: sessionToken)
         else {
             throw LiveQueryError(code: 209, "Invalid session token")
         }
@@ -292,7 +305,7 @@ package final class LiveQueryServer: Sendable {
         query.visibility = Access.visibility(for: subscription.caller)
         let rows =
             try await (query.isExpensive
-            ? expensiveQueries.run { try await storage.locations(query).rows }
+            ? expensiveQueries { try await storage.locations(query).rows }
             : storage.locations(query).rows).filter { hub.visibility($0, subscription.caller) }
         return LiveQueryReply.result(clientId: clientId, requestId: requestId, rows: rows, fields: subscription.query.fields)
     }

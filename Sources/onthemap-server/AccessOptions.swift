@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import OnTheMapModels
 import OnTheMapServer
-import ServerHTTP
+import ServerConfig
 
 extension SignUpPolicy: ExpressibleByArgument {}
 

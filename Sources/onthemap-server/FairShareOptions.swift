@@ -1,6 +1,6 @@
 import ArgumentParser
 import OnTheMapServer
-import ServerHTTP
+import ServerConfig
 
 /// `serve`'s fair-share flags (Docs/Access.md): what one account may take of the map. They do
 /// not apply to `--open-writes` writers, who have no account.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import OnTheMapServer
-import ServerHTTP
+import ServerConfig
 
 /// `serve --live-*`: the LiveQuery socket's bounds (Docs/Security.md lists them).
 struct LiveQueryOptions: ParsableArguments {

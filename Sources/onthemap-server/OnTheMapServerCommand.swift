@@ -4,7 +4,7 @@ import Logging
 import OnTheMapServer
 import OnTheMapServerPostgres
 import ServerAdmin
-import ServerHTTP
+import ServerConfig
 
 /// `onthemap-server`: the wire-compatible On the Map server and its administration.
 @main

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import OnTheMapServer
-import ServerHTTP
+import ServerConfig
 
 /// `serve`'s login providers: Facebook Login for Devices and one RFC 8628 provider. Each value may
 /// also come from the environment (`ONTHEMAP_FACEBOOK_APP_SECRET`…, e.g. the systemd unit's

@@ -4,7 +4,7 @@ import Foundation
 import Logging
 import OnTheMapConfig
 import OnTheMapServer
-import ServerHTTP
+import ServerConfig
 
 extension APIDialect: ExpressibleByArgument {}
 

@@ -7,6 +7,7 @@ import Testing
 @testable import OnTheMapServer
 @testable import ServerAdmin
 @testable import ServerHTTP
+@testable import ServerQuery
 
 /// Every write reaches every instance's live subscribers through the change log that the
 /// database's triggers keep (Docs/Architecture.md, "The change log"), decided for each subscriber

@@ -5,8 +5,10 @@ import TestPatience
 import Testing
 
 @testable import OnTheMapServer
+import ServerConfig
 @testable import ServerHTTP
 @testable import ServerLiveQuery
+import ServerSessions
 @testable import ServerStorage
 
 /// A socket's `query` op passes the REST list's expensive-query gate (was: it skipped the gate, so
@@ -22,12 +24,13 @@ import Testing
         try await storage.migrate()
         defer { Task { await storage.close() } }
         let gate = ExpensiveQueryGate(slots: 1)
-        let configuration = ServerConfiguration(databasePath: path)
+        var configuration = ServerConfiguration(databasePath: path)
+        configuration.liveQueryVisibility = { _, _ in true }
         let sessions = SessionAuthority(
             storage: storage, writes: ClassWrites(storage: storage, limits: configuration.fairShare), configuration: configuration)
-        let live = LiveQueryServer(
-            storage: storage, configuration: configuration, sessions: sessions, visibility: { _, _ in true },
-            expensiveQueries: gate)
+        // As the server wires it: the socket runs its expensive queries in the REST list's gate.
+        let live = ServerApplication.liveQueryServer(
+            storage: storage, configuration: configuration, sessions: sessions, expensiveQueries: gate)
         let sent = SentMessages()
         let connection = LiveQueryConnection(
             clientId: 1, address: "192.0.2.1", queueLength: 100,

@@ -4,6 +4,7 @@ import Testing
 
 @testable import OnTheMapServer
 @testable import ServerHTTP
+@testable import ServerQuery
 @testable import ServerStorage
 
 import enum ServerStorage.Predicate

@@ -1,6 +1,7 @@
 import Foundation
 import Launcher
 import OnTheMapServer
+import ServerConfig
 import ServerHTTP
 import ServerTestSupport
 import StandIn

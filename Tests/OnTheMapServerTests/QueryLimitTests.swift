@@ -4,6 +4,7 @@ import Testing
 
 @testable import OnTheMapServer
 @testable import ServerHTTP
+@testable import ServerQuery
 @testable import ServerStorage
 
 /// The caps on one `where` (`WhereLimits`): past any, 400 `{"code":124,"error":"query too expensive"}`.

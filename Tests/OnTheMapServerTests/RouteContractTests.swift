@@ -1,4 +1,5 @@
 import Foundation
+import ServerConfig
 import Testing
 
 @testable import OnTheMapServer

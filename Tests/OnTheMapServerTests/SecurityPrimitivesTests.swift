@@ -1,8 +1,11 @@
+import ClassRules
 import Foundation
 import Testing
 
 @testable import OnTheMapServer
 @testable import ServerHTTP
+@testable import ServerQuery
+@testable import ServerSessions
 @testable import ServerStorage
 
 /// The small pieces the server's security rests on: SHA-256, sealed session ids, how client
@@ -56,10 +59,33 @@ import Testing
         await started.opened()
         let waiters = (0..<2).map { _ in Task { try await gate.run("test") { 2 } } }
         while gate.waiting < 2 { await Task.yield() }
-        await #expect(throws: APIFailure.self) { try await gate.run("test") { 3 } }
+        await #expect(throws: HashGate.Busy.self) { try await gate.run("test") { 3 } }
         release.open()
         #expect(try await holder.value == 1)
         for waiter in waiters { #expect(try await waiter.value == 2) }
+    }
+
+    /// The gates' refusals, now thrown by targets below the API (`HashGate.Busy`, and the
+    /// expensive-query gate's `QueryRefusal`), are answered as the API answered them: 503 with
+    /// `Retry-After: 1`, Udacity-style for a hash, Parse's 155 for a list query.
+    @Test func theGatesRefusalsAreTheAPIs503s() {
+        let hash = HashGate.Busy().failure
+        #expect(hash.status == .serviceUnavailable)
+        #expect(hash.headers[.retryAfter] == "1")
+        guard case .udacity(nil, "The server is busy. Try again in 1 second.") = hash.body else {
+            Issue.record("the hash gate's refusal is \(hash.body)")
+            return
+        }
+        let list = APIFailure(ExpensiveQueryGate.busy)
+        #expect(list.status == .serviceUnavailable)
+        #expect(list.headers[.retryAfter] == "1")
+        guard case .parse(155, "too many expensive queries at once; retry later") = list.body else {
+            Issue.record("the expensive-query gate's refusal is \(list.body)")
+            return
+        }
+        // A `where` refused by the query language is still a 400 with Parse's code.
+        let query = APIFailure(QueryRefusal.queryTooExpensive())
+        #expect(query.status == .badRequest && query.headers[.retryAfter] == nil)
     }
 
     @Test func aHashThatWaitsTooLongIsRefused() async throws {
@@ -68,7 +94,7 @@ import Testing
         let started = Latch()
         let holder = Task { try await gate.run("test") { started.open(); release.wait(); return 1 } }
         await started.opened()
-        await #expect(throws: APIFailure.self) { try await gate.run("test") { 2 } }
+        await #expect(throws: HashGate.Busy.self) { try await gate.run("test") { 2 } }
         #expect(gate.waiting == 0)
         release.open()
         #expect(try await holder.value == 1)
@@ -87,8 +113,8 @@ import Testing
     }
 
     @Test func passwordsWithNULAreRefused() {
-        #expect(SessionAuthority.passwordProblem("correct\u{0}horse") != nil)
-        #expect(SessionAuthority.passwordProblem("correct horse") == nil)
+        #expect(AccountRules.passwordProblem("correct\u{0}horse") != nil)
+        #expect(AccountRules.passwordProblem("correct horse") == nil)
     }
 }
 

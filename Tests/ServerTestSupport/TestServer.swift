@@ -6,6 +6,7 @@ import OnTheMapServerPostgres
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 import ServerAdmin
+import ServerConfig
 import ServerHTTP
 #endif
 

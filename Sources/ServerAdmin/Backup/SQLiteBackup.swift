@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import ServerHTTP
+import ServerConfig
 import UserFiles
 
 #if canImport(Glibc)

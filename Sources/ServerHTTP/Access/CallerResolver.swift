@@ -2,18 +2,18 @@ import ClassRules
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ServerConfig
+import ServerSessions
 import ServerStorage
 
 /// Resolves a request's `Caller` once (Docs/Access.md): `Authorization: Bearer <id>` first, then
 /// the `onthemap_session` cookie the login set, else `anonymous` (or `openWriter` under
 /// `--open-writes`). A new way to identify a caller goes here, never into the rule.
 package struct CallerResolver: Sendable {
-    let storage: any ServerStorage
     let configuration: ServerConfiguration
     let sessions: SessionAuthority
 
-    package init(storage: any ServerStorage, configuration: ServerConfiguration, sessions: SessionAuthority) {
-        self.storage = storage
+    package init(configuration: ServerConfiguration, sessions: SessionAuthority) {
         self.configuration = configuration
         self.sessions = sessions
     }
@@ -60,10 +60,7 @@ package struct CallerResolver: Sendable {
     /// The caller of a live session and when the session expires (seconds since 1970); nil for a
     /// session that is not live or whose account is suspended.
     package func session(id sessionID: String) async throws -> (caller: Caller, expiresAt: Double)? {
-        guard let session = try await sessions.session(id: sessionID),
-            let account = try await storage.account(key: session.accountKey), account.suspendedAt == nil
-        else { return nil }
-        return (.account(key: account.key, role: account.role), session.expiresAt)
+        try await sessions.caller(sessionID: sessionID)
     }
 
     /// `application/json`, with or without parameters (`; charset=utf-8`), in any case.

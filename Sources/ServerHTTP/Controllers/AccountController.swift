@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnTheMapModels
+import ServerConfig
+import ServerSessions
 import ServerStorage
 import struct ServerStorage.AccountDeletion
 

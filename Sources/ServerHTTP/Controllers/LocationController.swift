@@ -4,6 +4,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import OnTheMapModels
+import ServerConfig
+import ServerQuery
 import ServerStorage
 
 /// `StudentLocation`: list, read one, create, update, delete, hide and unhide — under every

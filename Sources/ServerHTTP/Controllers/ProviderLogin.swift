@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import OnTheMapModels
+import ServerConfig
+import ServerSessions
 import ServerStorage
 
 /// The provider credentials of `POST …/session`: `{"facebook_mobile":{"access_token":…}}` and
@@ -18,7 +20,7 @@ package struct ProviderLogin: Sendable {
         self.sessions = sessions
         self.throttle = throttle
         var verifiers: [String: any IdentityVerifier] = [:]
-        let http = ProviderHTTP(exchange: configuration.providerExchange)
+        let http = ProviderHTTP(exchange: configuration.providerExchange ?? BoundedHTTPProviderExchange())
         if let facebook = configuration.facebook { verifiers["facebook"] = FacebookVerifier(settings: facebook, http: http) }
         for provider in configuration.oauthProviders { verifiers[provider.name] = OAuthVerifier(settings: provider, http: http) }
         self.verifiers = verifiers

@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import ServerSessions
 import ServerStorage
 
 extension SessionAuthority {

@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnTheMapModels
+import ServerConfig
+import ServerSessions
 import ServerStorage
 
 /// The Udacity-style session and users endpoints, every answer behind the `)]}'` prefix.
@@ -136,7 +138,7 @@ package struct SessionController: Sendable {
             throw APIFailure.udacity(.notFound, "User not found.")
         }
         var user = PublicUser(key: account.key, firstName: account.firstName, lastName: account.lastName, nickname: account.firstName)
-        let caller = try await CallerResolver(storage: storage, configuration: configuration, sessions: sessions).reader(request)
+        let caller = try await CallerResolver(configuration: configuration, sessions: sessions).reader(request)
         if caller.accountKey == key {
             user.email = .init(address: account.email, verified: true)
             user.role = account.role.rawValue

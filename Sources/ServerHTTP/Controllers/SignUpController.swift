@@ -1,7 +1,10 @@
+import ClassRules
 import Foundation
 import HTTPTypes
 import Hummingbird
 import OnTheMapModels
+import ServerConfig
+import ServerSessions
 import ServerStorage
 
 /// `POST …/users`: sign-up under the server's policy (`--signup open|invite|closed`) and the
@@ -36,13 +39,13 @@ struct SignUpController: Sendable {
         guard case .string(let password) = body["password"] else {
             throw APIFailure.udacity(.badRequest, "Missing parameter 'password'", parameter: "password")
         }
-        if let problem = SessionAuthority.emailProblem(email) { throw APIFailure.udacity(.badRequest, problem, parameter: "email") }
-        if let problem = SessionAuthority.passwordProblem(password) {
+        if let problem = AccountRules.emailProblem(email) { throw APIFailure.udacity(.badRequest, problem, parameter: "email") }
+        if let problem = AccountRules.passwordProblem(password) {
             throw APIFailure.udacity(.badRequest, problem, parameter: "password")
         }
         for (name, value) in [("first_name", firstName), ("last_name", lastName)] {
             let what = name.replacingOccurrences(of: "_", with: " ")
-            if let problem = SessionAuthority.nameProblem(value, what, maxBytes: configuration.maxStringBytes) {
+            if let problem = AccountRules.nameProblem(value, what, maxBytes: configuration.maxStringBytes) {
                 throw APIFailure.udacity(.badRequest, problem, parameter: name)
             }
         }

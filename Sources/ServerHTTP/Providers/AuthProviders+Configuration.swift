@@ -1,4 +1,5 @@
 import OnTheMapModels
+import ServerConfig
 
 extension AuthProviders {
     /// What `configuration` accepts: password always, then Facebook and each OAuth provider when

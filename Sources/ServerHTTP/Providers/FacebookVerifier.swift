@@ -1,5 +1,7 @@
 import Foundation
 import OnTheMapModels
+import ServerConfig
+import ServerSessions
 import ServerStorage
 
 /// Facebook's token check: `GET {graph}/debug_token` with the app token (`APP_ID|APP_SECRET`) says

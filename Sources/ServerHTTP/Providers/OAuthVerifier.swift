@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import ServerConfig
 import ServerStorage
 
 /// An RFC 8628 provider's token check: the userinfo call with the token as a bearer, then the

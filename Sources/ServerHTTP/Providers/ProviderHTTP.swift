@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import ServerConfig
 
 /// The server's few outgoing requests (a provider's token check and profile), through the
 /// configured `ProviderExchange`: at most `maxBytes` of an answer read and `deadline` for the

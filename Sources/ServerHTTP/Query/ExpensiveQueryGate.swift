@@ -1,3 +1,6 @@
+import ServerQuery
+import ServerSessions
+
 /// Lets at most `slots` expensive list queries (`ListQuery.isExpensive`) run at once, so that
 /// they can never hold every database connection (SQLite's pool has 5 readers, PostgreSQL's 16)
 /// nor every core: the apps' own requests, which are not gated, always find a connection.
@@ -10,6 +13,10 @@
 package final class ExpensiveQueryGate: Sendable {
     static let maxWait: Duration = .seconds(1)
     static let maxWaiting = 64
+    /// 503 `{"code":155,…}` (Parse's `REQUEST_LIMIT_EXCEEDED`) with `Retry-After: 1`: every slot
+    /// is taken and none freed within the wait. A `QueryRefusal`, so LiveQuery answers it with
+    /// the same code.
+    static let busy = QueryRefusal(code: 155, "too many expensive queries at once; retry later", retryAfterSeconds: 1)
 
     private let gate: AdmissionGate
 
@@ -18,9 +25,9 @@ package final class ExpensiveQueryGate: Sendable {
     }
 
     /// Runs `body` in a slot.
-    /// - Throws: `APIFailure.queryCapacity` when no slot freed in time; whatever `body` throws.
+    /// - Throws: `busy` when no slot freed in time; whatever `body` throws.
     package func run<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        guard let result = try await gate.run(body) else { throw APIFailure.queryCapacity(retryAfterSeconds: 1) }
+        guard let result = try await gate.run(body) else { throw Self.busy }
         return result
     }
 }

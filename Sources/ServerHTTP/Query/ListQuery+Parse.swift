@@ -1,4 +1,5 @@
 import Foundation
+import ServerQuery
 import ServerStorage
 
 /// A `GET StudentLocation` request's query string read into a `ListQuery` (the query language's
@@ -32,9 +33,13 @@ extension ListQuery {
             case "keys":
                 query.keys = Set(value.split(separator: ",").compactMap { LocationField(rawValue: $0.trimmingCharacters(in: .whitespaces)) })
             case "where":
-                query.predicate = query.predicate.and(try WhereParser.parse(value, limits: &limits))
+                do throws(QueryRefusal) {
+                    query.predicate = query.predicate.and(try WhereParser.parse(value, limits: &limits))
+                } catch {
+                    throw APIFailure(error)
+                }
             case "uniqueKey" where allowUniqueKeyParameter:
-                try limits.countClause()
+                do throws(QueryRefusal) { try limits.countClause() } catch { throw APIFailure(error) }
                 query.predicate = query.predicate.and(.compare(.uniqueKey, .equal, .text(value)))
             default:
                 throw .invalidQuery("Invalid parameter for query: \(name)")

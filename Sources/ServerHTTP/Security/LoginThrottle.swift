@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServerConfig
 import ServerStorage
 
 /// The login and sign-up throttle: counts an attempt in storage before any password is hashed,

@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import ServerConfig
 import ServiceLifecycle
 
 /// Runs the server from Hummingbird's public parts (the router's responder,

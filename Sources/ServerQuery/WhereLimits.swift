@@ -1,6 +1,6 @@
 /// The most work one request's `where` may ask for (every `where` parameter of the request, and
 /// each `uniqueKey` parameter as a clause, counted together). Past any of these the query is refused with 400
-/// `{"code":124,"error":"query too expensive"}` (`APIFailure.queryTooExpensive`) before it
+/// `{"code":124,"error":"query too expensive"}` (`QueryRefusal.queryTooExpensive`) before it
 /// reaches the database.
 ///
 /// Why these numbers: the apps send one clause (`uniqueKey`), and a hand-written query rarely
@@ -24,22 +24,22 @@ package struct WhereLimits: Sendable {
 
     package init() {}
 
-    mutating func countClause() throws(APIFailure) {
+    package mutating func countClause() throws(QueryRefusal) {
         clauses += 1
         guard clauses <= Self.maxClauses else { throw .queryTooExpensive() }
     }
 
-    mutating func countRegex() throws(APIFailure) {
+    mutating func countRegex() throws(QueryRefusal) {
         regexes += 1
         guard regexes <= Self.maxRegexes else { throw .queryTooExpensive() }
     }
 
-    mutating func countValues(_ count: Int) throws(APIFailure) {
+    mutating func countValues(_ count: Int) throws(QueryRefusal) {
         values += count
         guard values <= Self.maxValues else { throw .queryTooExpensive() }
     }
 
-    static func checkBranches(_ count: Int, depth: Int) throws(APIFailure) {
+    static func checkBranches(_ count: Int, depth: Int) throws(QueryRefusal) {
         guard count <= maxBranches, depth <= maxNesting else { throw .queryTooExpensive() }
     }
 }

@@ -2,15 +2,15 @@ import ClassRules
 import Foundation
 import HummingbirdBcrypt
 import OnTheMapModels
-import SafeText
+import ServerConfig
 import ServerStorage
 import Synchronization
 
 /// Accounts, passwords and sessions: the one place that hashes, verifies and issues sessions.
 package struct SessionAuthority: Sendable {
-    let storage: any ServerStorage
+    package let storage: any ServerStorage
     /// The write path, for new accounts.
-    let writes: ClassWrites
+    package let writes: ClassWrites
     let configuration: ServerConfiguration
     /// Bounds the hashes of the whole process (one gate per server).
     let gate: HashGate
@@ -34,7 +34,7 @@ package struct SessionAuthority: Sendable {
     /// pool rather than on the threads that serve requests. An unknown email still costs one
     /// hash at the configured cost, so timing does not tell which emails have accounts.
     /// `found` is the account the storage found by the email given (`nil`: unknown).
-    func verify(account found: Account?, password: String) async throws -> Account? {
+    package func verify(account found: Account?, password: String) async throws -> Account? {
         // An account made from a provider profile has no password until one is set.
         let account = found.flatMap { $0.passwordHash.isEmpty ? nil : $0 }
         let cost = self.cost
@@ -66,7 +66,7 @@ package struct SessionAuthority: Sendable {
     }
 
     /// Issues a session (≈190 random bits) and its XSRF token; stores only their hashes.
-    func openSession(for account: Account) async throws -> IssuedSession {
+    package func openSession(for account: Account) async throws -> IssuedSession {
         let id = RandomID.alphanumeric(32)
         let xsrfToken = RandomID.alphanumeric(32)
         let expiresAt = Date().timeIntervalSince1970 + configuration.sessionLifetime
@@ -78,7 +78,7 @@ package struct SessionAuthority: Sendable {
     }
 
     /// The live session with this id (a bearer token).
-    func session(id: String) async throws -> IssuedSession? {
+    package func session(id: String) async throws -> IssuedSession? {
         guard let stored = try await storage.session(idHash: SessionSeal.hash(id), now: Date().timeIntervalSince1970) else {
             return nil
         }
@@ -86,7 +86,7 @@ package struct SessionAuthority: Sendable {
     }
 
     /// The live session of this XSRF token; its id unsealed with the token.
-    func session(xsrfToken: String) async throws -> IssuedSession? {
+    package func session(xsrfToken: String) async throws -> IssuedSession? {
         let now = Date().timeIntervalSince1970
         guard let stored = try await storage.session(xsrfHash: SessionSeal.hash(xsrfToken), now: now),
             let id = SessionSeal.unseal(stored.sealedId, xsrfToken: xsrfToken)
@@ -94,8 +94,18 @@ package struct SessionAuthority: Sendable {
         return IssuedSession(id: id, accountKey: stored.accountKey, xsrfToken: xsrfToken, expiresAt: stored.expiresAt)
     }
 
+    /// The caller of a live session and when the session expires (seconds since 1970); nil for a
+    /// session that is not live or whose account is gone or suspended. The API's `CallerResolver`
+    /// and the LiveQuery socket both ask this.
+    package func caller(sessionID: String) async throws -> (caller: Caller, expiresAt: Double)? {
+        guard let session = try await session(id: sessionID),
+            let account = try await storage.account(key: session.accountKey), account.suspendedAt == nil
+        else { return nil }
+        return (.account(key: account.key, role: account.role), session.expiresAt)
+    }
+
     /// Ends the session with this id.
-    func endSession(id: String) async throws {
+    package func endSession(id: String) async throws {
         try await storage.deleteSession(idHash: SessionSeal.hash(id))
     }
 
@@ -108,48 +118,15 @@ package struct SessionAuthority: Sendable {
         decoys.withLock { $0[cost] = $0[cost] ?? hash }
         return hash
     }
-
-    /// Checks a new password; `nil` when acceptable.
-    package static func passwordProblem(_ password: String) -> String? {
-        if password.count < 8 { return "The password must have at least 8 characters." }
-        if password.utf8.count > 72 { return "The password must be at most 72 bytes." }
-        // bcrypt stops at a NUL byte: everything after it would be ignored.
-        if password.utf8.contains(0) { return "The password must not contain a NUL character." }
-        return nil
-    }
-
-    /// Checks an email; `nil` when acceptable. Control characters (C0, DEL, C1, bidi) are
-    /// refused, not stripped: what the person typed is what they log in with. So are characters
-    /// that print as nothing (`SafeText.containsInvisible`): `ada\u{200B}@example.com` would
-    /// print as Ada's address on every list of accounts. (Canonical forms, `EmailKey`, catch
-    /// what prints differently but means the same.)
-    package static func emailProblem(_ email: String) -> String? {
-        let parts = email.split(separator: "@")
-        if parts.count != 2 || email.count > 254 || email.contains(where: \.isWhitespace) || SafeText.containsControls(email) {
-            return "Enter a valid email address."
-        }
-        if SafeText.containsInvisible(email) { return "The email address must not contain invisible characters." }
-        return nil
-    }
-
-    /// Checks a first or last name (`what`: "first name"); `nil` when acceptable. Control
-    /// characters are refused so that no name can act on a terminal that lists accounts, and
-    /// invisible ones so that no name prints as another's.
-    package static func nameProblem(_ name: String, _ what: String, maxBytes: Int) -> String? {
-        if name.isEmpty || name.utf8.count > maxBytes { return "Enter a \(what)." }
-        if SafeText.containsControls(name) { return "The \(what) must not contain control characters." }
-        if SafeText.containsInvisible(name) { return "The \(what) must not contain invisible characters." }
-        return nil
-    }
 }
 
 /// A session as the server hands it out: the clear id (known only right after login, or from
 /// the request that carries it).
-struct IssuedSession: Sendable, Hashable {
-    var id: String
-    var accountKey: String
+package struct IssuedSession: Sendable, Hashable {
+    package var id: String
+    package var accountKey: String
     /// Known when the session was just opened or found by its token.
-    var xsrfToken: String?
+    package var xsrfToken: String?
     /// Seconds since 1970.
-    var expiresAt: Double
+    package var expiresAt: Double
 }

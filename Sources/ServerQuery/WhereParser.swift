@@ -15,7 +15,7 @@ package enum WhereParser {
 
     /// One `where` parameter; `limits` counts over the whole request, so that repeating `where`
     /// does not multiply the caps.
-    package static func parse(_ text: String, limits: inout WhereLimits) throws(APIFailure) -> Predicate {
+    package static func parse(_ text: String, limits: inout WhereLimits) throws(QueryRefusal) -> Predicate {
         guard let data = text.data(using: .utf8),
             let json = try? JSONDecoder().decode(JSONValue.self, from: data)
         else { throw .invalidJSON("invalid JSON in where") }
@@ -35,7 +35,7 @@ package enum WhereParser {
         }
     }
 
-    private static func parse(_ json: JSONValue, depth: Int, limits: inout WhereLimits) throws(APIFailure) -> Predicate {
+    private static func parse(_ json: JSONValue, depth: Int, limits: inout WhereLimits) throws(QueryRefusal) -> Predicate {
         guard case .object(let clauses) = json else { throw .invalidQuery("where must be a JSON object") }
         var parts: [Predicate] = []
         for (key, value) in clauses.sorted(by: { $0.key < $1.key }) {
@@ -70,7 +70,7 @@ package enum WhereParser {
         return key.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "_" || $0 == "." }
     }
 
-    private static func constraint(on field: LocationField?, value: JSONValue, limits: inout WhereLimits) throws(APIFailure)
+    private static func constraint(on field: LocationField?, value: JSONValue, limits: inout WhereLimits) throws(QueryRefusal)
         -> Predicate
     {
         if case .object(let operators) = value, operators.keys.contains(where: { $0.hasPrefix("$") }) {
@@ -93,7 +93,7 @@ package enum WhereParser {
 
     private static func apply(
         _ op: String, _ operand: JSONValue, operators: [String: JSONValue], to field: LocationField?
-    ) throws(APIFailure) -> Predicate {
+    ) throws(QueryRefusal) -> Predicate {
         switch op {
         case "$lt", "$lte", "$gt", "$gte", "$ne":
             let comparison: Predicate.Comparison =
@@ -156,7 +156,7 @@ package enum WhereParser {
     }
 
     /// A JSON scalar as the SQL value to compare `field` with; `nil` when no row can equal it.
-    private static func scalar(_ value: JSONValue, for field: LocationField) throws(APIFailure) -> SQLValue? {
+    private static func scalar(_ value: JSONValue, for field: LocationField) throws(QueryRefusal) -> SQLValue? {
         switch value {
         case .string(let text):
             // A number field never equals or orders against text (as in Parse), and PostgreSQL
@@ -184,5 +184,5 @@ package enum WhereParser {
 }
 
 extension Unicode.Scalar {
-    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    package var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
 }

@@ -77,8 +77,9 @@ public struct ServerConfiguration: Sendable {
     /// Opens a `postgres://` database; `nil` (the default) refuses one. Set by the executables
     /// that link `OnTheMapServerPostgres` (`PostgresOpener.live`).
     package var postgres: PostgresOpener? = nil
-    /// Carries the requests to login providers (`BoundedHTTPProviderExchange`; tests set their own).
-    package var providerExchange: any ProviderExchange = BoundedHTTPProviderExchange()
+    /// Carries the requests to login providers; `nil` (the default): the API's own,
+    /// `BoundedHTTPProviderExchange` (ServerHTTP). Tests set their own.
+    package var providerExchange: (any ProviderExchange)? = nil
     /// The threads that accept and serve connections (nil: NIO's shared group, a thread a
     /// core); the terminal app's built-in server, which serves one student, runs on one.
     package var eventLoopGroup: (any EventLoopGroup)? = nil

@@ -4,7 +4,7 @@ import Synchronization
 /// `lineLimit` more wait — each at most `maxWait` — in arrival order, and any beyond that are
 /// refused at once. Nothing queues without bound, in number or in time. The hash gate and the
 /// expensive-query gate are both this, each with its own numbers and refusal.
-final class AdmissionGate: Sendable {
+package final class AdmissionGate: Sendable {
     /// Work that may run at once.
     let limit: Int
     /// Work that may wait in line.
@@ -19,7 +19,7 @@ final class AdmissionGate: Sendable {
         var nextTicket: UInt64 = 0
     }
 
-    init(limit: Int, lineLimit: Int, maxWait: Duration) {
+    package init(limit: Int, lineLimit: Int, maxWait: Duration) {
         self.limit = max(limit, 1)
         self.lineLimit = max(lineLimit, 0)
         self.maxWait = maxWait
@@ -29,7 +29,7 @@ final class AdmissionGate: Sendable {
     var waiting: Int { state.withLock { $0.line.count } }
 
     /// Runs `body` in a place; `nil` when no place freed up in time or the line was full.
-    func run<T: Sendable>(_ body: () async throws -> T) async rethrows -> T? {
+    package func run<T: Sendable>(_ body: () async throws -> T) async rethrows -> T? {
         guard await enter() else { return nil }
         defer { leave() }
         return try await body()

@@ -4,7 +4,7 @@ import CNettle
 /// `CNettle` system library): hashes of session ids, XSRF tokens and invite codes at rest, the
 /// session seal, and Facebook's `appsecret_proof`. The core is linked by the terminal app's
 /// built-in server too, which compiles no BoringSSL, so the core uses nettle in both executables.
-enum SHA256 {
+package enum SHA256 {
     /// The 32-byte digest of `bytes`.
     static func digest<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
         var context = sha256_ctx()
@@ -21,7 +21,7 @@ enum SHA256 {
 
     /// HMAC-SHA256 (RFC 2104) of `message` under `key`, as 64 lowercase hex digits: Facebook's
     /// `appsecret_proof` (the token signed with the app secret) on Graph calls made with a user token.
-    static func hmacHex(key: String, message: String) -> String {
+    package static func hmacHex(key: String, message: String) -> String {
         var context = hmac_sha256_ctx()
         let key = Array(key.utf8)
         let message = Array(message.utf8)

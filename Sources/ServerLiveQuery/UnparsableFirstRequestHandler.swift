@@ -10,12 +10,12 @@ import NIOHTTP1
 /// by — stayed open, uncounted and without a timer, for ever (`GARBAGE\r\n\r\n` held one for
 /// minutes; a TLS ClientHello until the idle timeout). This sits at the end of that pipeline and
 /// acts only while the upgrade handler is still in it; after the decision errors pass on.
-package final class UnparsableFirstRequestHandler<Upgrade: Sendable>: ChannelInboundHandler, RemovableChannelHandler {
-    package typealias InboundIn = NIOAny
+final class UnparsableFirstRequestHandler<Upgrade: Sendable>: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
 
-    package init() {}
+    init() {}
 
-    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
         let sync = context.pipeline.syncOperations
         guard error is HTTPParserError,
             (try? sync.context(handlerType: NIOTypedHTTPServerUpgradeHandler<Upgrade>.self)) != nil
