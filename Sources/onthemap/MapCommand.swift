@@ -19,8 +19,7 @@ struct MapCommand: AsyncParsableCommand {
             The size, footer included, is the terminal's (less a line) when stdout is one, else \
             160×48. Pins: o one location, 2–9 or + several in one cell. Colours follow the theme \
             (--theme, ONTHEMAP_THEME, the settings file), as in the app. --accessible (or ACCESSIBLE=1) \
-            tells the view in words instead.
-
+            tells the view in words instead. \
             Map data: Natural Earth (public domain) for the world and continents; closer in, GSHHG \
             2.3.6 shorelines, lakes and islands with WDBII rivers and borders (Wessel and Smith, \
             LGPL-3.0-or-later), read from share/onthemap/detail.otmd ($ONTHEMAP_MAP_DATA to use \
