@@ -23,7 +23,7 @@ struct MapCommand: AsyncParsableCommand {
             Map data: Natural Earth (public domain) for the world and continents; closer in, GSHHG \
             2.3.6 shorelines, lakes and islands with WDBII rivers and borders (Wessel and Smith, \
             LGPL-3.0-or-later), read from share/onthemap/detail.otmd ($ONTHEMAP_MAP_DATA to use \
-            another). Place names and the offline geocoder: © GeoNames (CC BY 4.0). The footer and \
+            another). Place names and the offline geocoder: GeoNames (CC BY 4.0). The footer and \
             every PNG credit what their view was drawn from.
             """)
 
