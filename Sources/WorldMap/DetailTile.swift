@@ -10,11 +10,15 @@ struct DetailTile: Sendable {
     var ringBounds: [SIMD4<Float>] = []
     var linePoints: [Float] = []
     var lineStarts: [Int32] = [0]
-    /// Per line: a river's rank, 1 (the largest rivers) to 4, or `borderRank` for a country border.
+    /// Per line: a river's rank, 1 (the largest rivers) to 4, `borderRank` for a country border,
+    /// or `stateBorderRank` for a first-level one.
     var lineRanks: [UInt8] = []
 
     /// The rank of a line that is a country border (WDBII), not a river.
     static let borderRank: UInt8 = 16
+    /// The rank of a line that is a first-level border (WDBII: states and provinces of the
+    /// Americas, Australia's states), drawn instead of Natural Earth's admin-1 lines close in.
+    static let stateBorderRank: UInt8 = 17
 
     var ringCount: Int { ringBounds.count }
     var lineCount: Int { lineRanks.count }

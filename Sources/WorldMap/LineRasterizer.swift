@@ -32,9 +32,16 @@ struct LineRasterizer {
         drawDetailLines(tiles, where: { $0 == DetailTile.borderRank }, width: { _ in 1 }, into: &masks)
     }
 
+    /// Sets the dots of the detailed map's first-level borders in view (WDBII's states and
+    /// provinces), dashed like Natural Earth's admin-1 lines when `dashed`.
+    func drawStateBorders(_ tiles: [(tile: DetailTile, shift: Double)], dashed: Bool, into masks: inout [UInt8]) {
+        drawDetailLines(
+            tiles, where: { $0 == DetailTile.stateBorderRank }, width: { _ in 1 }, dashed: dashed, into: &masks)
+    }
+
     private func drawDetailLines(
         _ tiles: [(tile: DetailTile, shift: Double)], where isDrawn: (UInt8) -> Bool, width: (UInt8) -> Int,
-        into masks: inout [UInt8]
+        dashed: Bool = false, into masks: inout [UInt8]
     ) {
         for (tile, shift) in tiles {
             let shiftX = transform.originX + shift * transform.scaleX
@@ -49,7 +56,7 @@ struct LineRasterizer {
                     for index in (start + 1)..<end {
                         let x1 = shiftX + Double(points[index * 2]) * transform.scaleX
                         let y1 = transform.originY - Double(points[index * 2 + 1]) * transform.scaleY
-                        segment(x0, y0, x1, y1, dashed: false, step: &step, into: &masks)
+                        segment(x0, y0, x1, y1, dashed: dashed, step: &step, into: &masks)
                         if wide {
                             // The second dot beside the first, across the line's main direction.
                             let (dx, dy) = abs(x1 - x0) >= abs(y1 - y0) ? (0.0, 1.0) : (1.0, 0.0)

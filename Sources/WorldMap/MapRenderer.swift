@@ -103,7 +103,12 @@ public struct MapRenderer: Sendable {
             } else {
                 lines.draw(isDetailed(viewport) ? .detailedBorders : .coarseBorders, dashed: false, into: &borders)
             }
-            if viewport.degreesPerColumn / 2 < admin1Threshold {
+            if usesDetail {
+                // Close in, WDBII's state lines, which follow the same rivers and lakes; Natural
+                // Earth's 1:50m ones are kilometres off there (the detailed map covers the
+                // countries they draw: the United States, Canada, Brazil, Australia).
+                lines.drawStateBorders(detail, dashed: dashedAdmin1, into: &admin1)
+            } else if viewport.degreesPerColumn / 2 < admin1Threshold {
                 lines.draw(.admin1, dashed: dashedAdmin1, into: &admin1)
             }
             if let country = outlinedCountry, country >= 0, country < PlaceLabels.ringsOfCountry.count {

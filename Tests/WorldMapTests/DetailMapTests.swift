@@ -51,7 +51,7 @@ import Testing
         }
         #expect(tile.lineRanks.contains { (1...4).contains($0) }, "the Rhône and its neighbours")
         #expect(tile.lineRanks.contains(DetailTile.borderRank), "France and Switzerland meet in the lake")
-        #expect(tile.lineRanks.allSatisfy { (1...4).contains($0) || $0 == DetailTile.borderRank })
+        #expect(tile.lineRanks.allSatisfy { (1...4).contains($0) || $0 == DetailTile.borderRank }, "no state lines in Switzerland")
     }
 
     @Test func openSeaHasNoTile() throws {

@@ -159,4 +159,13 @@ import Testing
         #expect(try Self.dotNear(\.borders, 46.45, 6.55, dotDegrees: 0.004, radius: 5), "Lake Geneva, the border a kilometre off")
         #expect(try !Self.dotNear(\.borders, 48.30, 1.75, dotDegrees: 0.004, radius: 3), "the Beauce, far from any border")
     }
+
+    /// Close in, state lines are WDBII's: California and Nevada meet on the 120th meridian north of
+    /// Lake Tahoe, and at the lake's east shore the line turns south-east.
+    @Test func theDetailedStateLinesFollowTheirBorders() throws {
+        try #require(Self.map != nil)
+        #expect(try Self.dotNear(\.admin1, 39.60, -120.0, dotDegrees: 0.0016, radius: 5), "the 120th meridian")
+        #expect(try Self.dotNear(\.admin1, 38.80, -119.70, dotDegrees: 0.0016, radius: 5), "south-east of the lake")
+        #expect(try !Self.dotNear(\.admin1, 39.60, -119.90, dotDegrees: 0.0016, radius: 5), "Nevada, 8 km east of it")
+    }
 }

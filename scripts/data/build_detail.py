@@ -23,6 +23,9 @@ import shapely
 MAGIC = b"OTMDTL01"
 # The rank byte of a line that is a country border (WDBII), not a river (ranks 1-4).
 BORDER = 16
+# The rank byte of a first-level border (WDBII's internal boundaries: states and provinces of the
+# Americas and Australia's states).
+STATE = 17
 
 # (DP tolerance in degrees, tile size in degrees, quantization steps across a tile, lowest river
 # rank kept). A level serves dots of about twice its tolerance and up (MapData.md): 1 km, 250 m
@@ -287,6 +290,7 @@ def main():
               for level, _, points in read_dat(args.data_dir, "gshhs", "f")]
     rivers = [points for _, _, points in read_dat(args.data_dir, "rivers", "f") if len(points) >= 2]
     borders = [points for _, _, points in read_dat(args.data_dir, "countries", "f") if len(points) >= 2]
+    states = [points for _, _, points in read_dat(args.data_dir, "states", "f") if len(points) >= 2]
     ranks = river_ranks(rivers)
     print(f"{len(shores)} shoreline rings, {len(rivers)} river lines", file=sys.stderr)
 
@@ -315,10 +319,11 @@ def main():
                 continue
             tiler.add_line(rank, line)
             line_count += 1
-        for points in borders:
-            line = shapely.simplify(shapely.LineString(points), tolerance, preserve_topology=False)
-            if line.length >= tolerance * 2:
-                tiler.add_line(BORDER, line)
+        for rank, lines in ((BORDER, borders), (STATE, states)):
+            for points in lines:
+                line = shapely.simplify(shapely.LineString(points), tolerance, preserve_topology=False)
+                if line.length >= tolerance * 2:
+                    tiler.add_line(rank, line)
         keys = sorted(set(tiler.full) | set(tiler.rings) | set(tiler.lines))
         tiles = []
         for key in keys:
