@@ -5,6 +5,7 @@ import OnTheMapConfig
 import SafeText
 import TerminalNCurses
 import TerminalUI
+import WorldMap
 
 /// `onthemap config`: the effective settings and where each came from (flag, environment,
 /// settings file with its line, default). Takes the same flags as the app, to show what they change.
@@ -55,9 +56,10 @@ struct ConfigCommand: ParsableCommand {
     }
 
     /// `name  value  (source)` lines, values cleaned: the file may hold anything. `graphics`:
-    /// what the map is drawn with here.
+    /// what the map is drawn with here; `mapData`: the detailed map's file, or why there is none.
     static func text(
-        _ settings: Settings, graphics: GraphicsChoice? = nil, theme: (name: Theme.Name, reason: String)? = nil
+        _ settings: Settings, graphics: GraphicsChoice? = nil, theme: (name: Theme.Name, reason: String)? = nil,
+        mapData: (path: String?, note: String?) = (DetailMap.shared?.path, DetailMap.note)
     ) -> String {
         let file = settings.file
         var rows: [(String, String, String)] = [
@@ -85,6 +87,11 @@ struct ConfigCommand: ParsableCommand {
         }
         if let graphics {
             rows.append(("map drawn with", graphics.imageProtocol?.rawValue ?? "braille", "(\(graphics.reason))"))
+        }
+        if let path = mapData.path {
+            rows.append(("map data", path, "(close views: GSHHG shores and lakes, WDBII rivers and borders)"))
+        } else {
+            rows.append(("map data", "none", "(\(mapData.note ?? "No detailed map data; showing the built-in map."))"))
         }
         for override in settings.keyOverrides {
             rows.append(

@@ -1,5 +1,8 @@
 import Foundation
+import OnTheMapConfig
 import Testing
+
+@testable import onthemap
 
 /// `onthemap config` and the settings file as a user meets them: the real binary, a real file
 /// under a temporary XDG_CONFIG_HOME.
@@ -32,9 +35,13 @@ import Testing
             [keys]
             refresh = "R"
             """
+        let mapData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("MapData/detail.otmd").path
         let (run, path) = try await Self.run(
             ["config", "--theme", "mono", "--ascii"], file: file,
-            environment: ["ONTHEMAP_GEOCODER": "nominatim", "TMUX": "", "STY": "", "TERM": "xterm-256color"])
+            environment: [
+                "ONTHEMAP_GEOCODER": "nominatim", "TMUX": "", "STY": "", "TERM": "xterm-256color", "ONTHEMAP_MAP_DATA": mapData,
+            ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty)
         let lines = Self.words(run.stdout)
@@ -52,6 +59,7 @@ import Testing
                 "graphics auto (default)",
                 "terminfo xterm-256color ($TERM)",
                 "map drawn with braille (not run on a terminal: the app asks the terminal it runs on)",
+                "map data \(mapData) (close views: GSHHG shores and lakes, WDBII rivers and borders)",
                 "keys.refresh R (file \(path):7)",
             ])
     }
@@ -130,5 +138,21 @@ import Testing
         let (fromFlag, _) = try await Self.run(
             ["config", "--server", "http://127.0.0.1:5"], file: file, environment: ["ONTHEMAP_SERVER": "http://127.0.0.1:7"])
         #expect(fromFlag.stdout.contains("http://127.0.0.1:5") && fromFlag.stdout.contains("(flag --server)"))
+    }
+}
+
+/// Without the detailed map's file, `onthemap config` says so in one line (the map then draws
+/// Natural Earth at every zoom; the app says it once in a toast).
+@Suite struct ConfigMapDataTests {
+    @Test func aMissingDetailedMapIsOneLine() {
+        let settings = Settings.resolve(
+            flags: SettingsFlags(), environment: [:], file: ConfigFile(parsing: "", path: "/nowhere/config.toml"))
+        let note = "No detailed map data found (looked in /a, /b); showing the built-in map."
+        let lines = ConfigCommand.text(settings, mapData: (nil, note)).split(separator: "\n")
+        let mapData = lines.filter { $0.hasPrefix("map data") }
+        #expect(mapData.count == 1)
+        #expect(ConfigCommandTests.words(String(mapData.first ?? "")) == ["map data none (\(note))"])
+        let found = ConfigCommand.text(settings, mapData: ("/usr/share/onthemap/detail.otmd", nil))
+        #expect(found.contains("/usr/share/onthemap/detail.otmd"))
     }
 }
