@@ -19,7 +19,6 @@ package struct ClassWrites: Sendable {
     private let storage: any WritableStorage
     private let limits: FairShareLimits
     private var fairShare: FairShare { FairShare(storage: storage, limits: limits) }
-    private var audit: AuditLog { AuditLog(storage: storage) }
 
     package init(storage: any WritableStorage, limits: FairShareLimits) {
         self.storage = storage
@@ -116,11 +115,9 @@ package struct ClassWrites: Sendable {
         var auditedActor: String?
         if caller.isOperator { auditedActor = AuditLog.operator }
         if case .account(let key, .moderator) = caller.kind, row.uniqueKey != key { auditedActor = key }
-        switch try await storage.delete(objectId: objectId, owner: owner) {
-        case .done:
-            if let auditedActor {
-                try await audit.record(actor: auditedActor, action: "delete-location", target: objectId, now: now)
-            }
+        let entry = auditedActor.map { AuditLog.entry(actor: $0, action: "delete-location", target: objectId, now: now) }
+        switch try await storage.delete(objectId: objectId, owner: owner, audit: entry) {
+        case .done: return
         case .notFound: throw WriteRefusal.notFound
         case .notOwner: throw try await refusalOfOthersRow(objectId: objectId, caller)
         }
@@ -136,8 +133,8 @@ package struct ClassWrites: Sendable {
         if let reason { try Self.checkReason(reason) }
         let time = WireDate.string(from: now)
         let mark = reason.map { HiddenMark(at: time, reason: $0, by: actor) }
-        guard try await storage.setHidden(objectId: objectId, mark: mark) else { throw WriteRefusal.notFound }
-        try await audit.record(actor: actor, action: reason == nil ? "unhide" : "hide", target: objectId, reason: reason, now: now)
+        let entry = AuditLog.entry(actor: actor, action: reason == nil ? "unhide" : "hide", target: objectId, reason: reason, now: now)
+        guard try await storage.setHidden(objectId: objectId, mark: mark, audit: entry) else { throw WriteRefusal.notFound }
         return time
     }
 
@@ -183,8 +180,8 @@ package struct ClassWrites: Sendable {
     /// Sets an account's role (the operator); audited.
     package func setRole(key: String, role: AccountRole, _ permit: WritePermit, now: Date = Date()) async throws {
         _ = try permitted(permit, for: .setRole(key: key))
-        guard try await storage.setRole(key: key, role: role) else { throw WriteRefusal.notFound }
-        try await audit.record(actor: AuditLog.operator, action: "role", target: key, reason: role.rawValue, now: now)
+        let entry = AuditLog.entry(actor: AuditLog.operator, action: "role", target: key, reason: role.rawValue, now: now)
+        guard try await storage.setRole(key: key, role: role, audit: entry) else { throw WriteRefusal.notFound }
     }
 
     /// Suspends an account (its sessions end, its rows are hidden) or lets it back (the operator);
@@ -193,11 +190,11 @@ package struct ClassWrites: Sendable {
         async throws
     {
         _ = try permitted(permit, for: .setSuspended(key: key))
-        guard try await storage.setSuspended(key: key, at: suspended ? WireDate.string(from: now) : nil) else {
+        let entry = AuditLog.entry(
+            actor: AuditLog.operator, action: suspended ? "suspend" : "unsuspend", target: key, reason: reason, now: now)
+        guard try await storage.setSuspended(key: key, at: suspended ? WireDate.string(from: now) : nil, audit: entry) else {
             throw WriteRefusal.notFound
         }
-        try await audit.record(
-            actor: AuditLog.operator, action: suspended ? "suspend" : "unsuspend", target: key, reason: reason, now: now)
     }
 
     /// Deletes an account, its sessions and its rows: by the account itself (a caller whose key
@@ -205,8 +202,8 @@ package struct ClassWrites: Sendable {
     package func deleteAccount(key: String, _ permit: WritePermit, now: Date = Date()) async throws -> AccountDeletion {
         let caller = try permitted(permit, for: .deleteAccount(key: key))
         let actor = caller.isOperator ? AuditLog.operator : key
-        guard let deleted = try await storage.deleteAccount(key: key) else { throw WriteRefusal.notFound }
-        try await audit.record(actor: actor, action: "delete-account", target: key, now: now)
+        let entry = AuditLog.entry(actor: actor, action: "delete-account", target: key, now: now)
+        guard let deleted = try await storage.deleteAccount(key: key, audit: entry) else { throw WriteRefusal.notFound }
         return deleted
     }
 }
