@@ -1,10 +1,10 @@
 import ServerStorage
 
 /// Who is asking. Only this target (ClassRules) builds one: its kind and initializer are
-/// internal, so another target gets a caller from these named doors alone (Docs/Access.md, "Who
-/// may build a caller"):
+/// internal, so another target gets a caller from these named doors alone (Docs/Access.md, "What
+/// the compiler keeps"):
 /// - `anonymous`, which may see public rows and write nothing;
-/// - `Access.caller(ofSessionHash:in:now:)`, an account's caller from a live session found in
+/// - `Caller.ofLiveSession(idHash:in:now:)`, an account's caller from a live session found in
 ///   storage, with the role stored now (the session authority asks it);
 /// - `withoutSession(openWrites:)`, the API's caller of a request without a session;
 /// - `operatorAtCommandLine()`, the operator's commands (ServerAdmin).
@@ -39,21 +39,11 @@ package struct Caller: Sendable, Hashable {
     /// The operator at the command line. Only the operator's commands (ServerAdmin) ask.
     package static func operatorAtCommandLine() -> Caller { Caller(.operator) }
 
-    /// The account's key, for an account's caller.
-    package var accountKey: String? {
-        if case .account(let key, _) = kind { return key }
-        return nil
-    }
-
-    var isOperator: Bool { kind == .operator }
-}
-
-extension Access {
     /// The caller of the live session whose id hashes to `idHash` (`SessionSeal.hash`), and when
     /// the session expires (seconds since 1970): the session's account with the role stored now;
     /// `nil` when no such session is live, or its account is gone or suspended. The one way to an
     /// account's caller: `SessionAuthority.caller(sessionID:)` asks it.
-    package static func caller(ofSessionHash idHash: String, in storage: any ServerStorage, now: Double) async throws
+    package static func ofLiveSession(idHash: String, in storage: any ServerStorage, now: Double) async throws
         -> (caller: Caller, expiresAt: Double)?
     {
         guard let session = try await storage.session(idHash: idHash, now: now),
@@ -61,6 +51,14 @@ extension Access {
         else { return nil }
         return (.account(key: account.key, role: account.role), session.expiresAt)
     }
+
+    /// The account's key, for an account's caller.
+    package var accountKey: String? {
+        if case .account(let key, _) = kind { return key }
+        return nil
+    }
+
+    var isOperator: Bool { kind == .operator }
 }
 
 /// A write to a StudentLocation row.

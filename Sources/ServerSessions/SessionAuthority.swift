@@ -99,9 +99,9 @@ package struct SessionAuthority: Sendable {
     /// The caller of a live session and when the session expires (seconds since 1970); nil for a
     /// session that is not live or whose account is gone or suspended. The API's `CallerResolver`
     /// and the LiveQuery socket both ask this; the caller itself is minted by the rule
-    /// (`Access.caller(ofSessionHash:in:now:)`), from the session it finds in storage.
+    /// (`Caller.ofLiveSession(idHash:in:now:)`), from the session it finds in storage.
     package func caller(sessionID: String) async throws -> (caller: Caller, expiresAt: Double)? {
-        try await Access.caller(ofSessionHash: SessionSeal.hash(sessionID), in: storage, now: Date().timeIntervalSince1970)
+        try await Caller.ofLiveSession(idHash: SessionSeal.hash(sessionID), in: storage, now: Date().timeIntervalSince1970)
     }
 
     /// Ends the session with this id.

@@ -1,6 +1,5 @@
 import Foundation
 import Launcher
-import ServerTestSupport
 import Testing
 
 /// The compiler keeps the write path's rule (Docs/Access.md, "What the compiler keeps"): code
@@ -37,7 +36,7 @@ import Testing
                 _ = Access.maySee(row, Caller.anonymous)
                 _ = Caller.withoutSession(openWrites: false).accountKey
                 _ = Caller.operatorAtCommandLine()
-                let session = try await Access.caller(ofSessionHash: "h", in: storage, now: 0)
+                let session = try await Caller.ofLiveSession(idHash: "h", in: storage, now: 0)
                 let permit = try Access.permit(.deleteLocation(objectId: "x"), by: session?.caller ?? .anonymous)
                 try await writes.deleteLocation(objectId: "x", permit)
             }
@@ -95,10 +94,20 @@ import Testing
 
     /// The compiler and the flags SwiftPM compiled ClassRules with that say where modules are and
     /// which package it is in (`-I`, `-Xcc`, `-target`, `-package-name`, `-swift-version`,
-    /// `-module-cache-path`, `-D`), from the `debug.yaml` beside this build's products.
+    /// `-module-cache-path`, `-D`), from the `debug.yaml` of the build this test bundle is part of
+    /// (found above the bundle; else the package's `.build`).
     static func compilerFlags() throws -> (swiftc: String, flags: [String]) {
-        let products = ProductBinary.url("onthemap-server").deletingLastPathComponent()
-        let plan = products.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("debug.yaml")
+        var candidates: [URL] = []
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<5 {
+            directory = directory.deletingLastPathComponent()
+            candidates.append(directory.appendingPathComponent("debug.yaml"))
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent(".build/debug.yaml"))
+        guard let plan = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+            throw PlanError(description: "no debug.yaml above \(Bundle.main.bundleURL.path) or in \(root.path)/.build")
+        }
         let lines = try String(contentsOf: plan, encoding: .utf8).components(separatedBy: "\n")
         guard let start = lines.firstIndex(where: { $0.hasPrefix("  \"C.ClassRules-") && $0.hasSuffix("-debug.module\":") }),
             let line = lines[start...].first(where: { $0.hasPrefix("    args: ") })
