@@ -126,9 +126,11 @@ let package = Package(
             ]
         ),
 
-        /// The one write path and its rule: `Access` (who may see and write a row), `ClassWrites`
-        /// (the only holder of a `WritableStorage`), fair share, the audit log, `WriteRefusal`, and
-        /// `AccountRules` (what an account's e-mail, names and password may be).
+        /// The one write path and its rule: `Access` (who may see and write a row; the only maker of
+        /// a `WritePermit`), `Caller` (built here only: other targets get one through its named
+        /// doors), `ClassWrites` (the only holder of a `WritableStorage`; every write takes a
+        /// permit), fair share, the audit log, `WriteRefusal`, and `AccountRules` (what an
+        /// account's e-mail, names and password may be).
         .target(name: "ClassRules", dependencies: ["ServerStorage", "OnTheMapModels", "SafeText"]),
 
         /// How an `onthemap-server` runs: `ServerConfiguration` (where it listens and stores, its

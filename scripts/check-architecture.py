@@ -7,7 +7,11 @@ the write path (`Sources/ClassRules`) and the server's wiring names `WritableSto
 (everything else holds an `any ServerStorage`, which has no write to call), no code outside the
 storages and that wiring opens a storage (`SQLiteStorage(…)`, `DatabaseLocation.open`,
 `openStorage`), and no SQL that writes `student_location`, `account` or `session` is spelled
-outside the storages. And that nothing starts a process but `ChildProcess` (Sources/Spawn):
+outside the storages; and that the two named doors to a caller that the compiler leaves open to
+every target (`Caller.operatorAtCommandLine()`, `Caller.withoutSession(openWrites:)`) are asked
+only by the operator's commands (Sources/ServerAdmin) and the API's `CallerResolver`. (That no
+other target builds a `Caller` or a `WritePermit` the compiler keeps: WritePathSealTests.) And
+that nothing starts a process but `ChildProcess` (Sources/Spawn):
 no Foundation `Process` or `Pipe` in Sources or Tests, and no `posix_spawn`, `fork` or `exec…`
 call outside Sources/CSpawn. And that ServerHTTP does one job: no file under Sources imports it
 but its own and the wiring's (Sources/OnTheMapServer); the rest of the server takes what it
@@ -78,6 +82,11 @@ OPENERS = ("Sources/ServerStorage/", "Sources/OnTheMapServerPostgres/", "Sources
            "Sources/ServerAdmin/ServerDatabase.swift")
 OPEN = re.compile(r"\b(SQLiteStorage|PostgresStorage)\s*\(|\.open\(\s*queryTimeout:|\bopenStorage\(")
 WRITABLE = re.compile(r"\bWritableStorage\b")
+# The doors to a caller the compiler leaves to every target, and the files that may use each.
+CALLER_DOORS = {
+    re.compile(r"\boperatorAtCommandLine\s*\("): ("Sources/ClassRules/", "Sources/ServerAdmin/"),
+    re.compile(r"\bwithoutSession\s*\(\s*openWrites:"): ("Sources/ClassRules/", "Sources/ServerHTTP/Access/CallerResolver.swift"),
+}
 WRITE_SQL = re.compile(r"\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(student_location|account|session)\b", re.IGNORECASE)
 
 
@@ -92,6 +101,9 @@ def write_path_problems(files):
                 problems.append(f"{path}:{number}: names WritableStorage outside the write path")
             if WRITE_SQL.search(line) and not path.startswith(SQL_WRITERS):
                 problems.append(f"{path}:{number}: SQL that writes a StudentLocation, account or session outside the storages")
+            for door, allowed in CALLER_DOORS.items():
+                if door.search(line) and not path.startswith(allowed):
+                    problems.append(f"{path}:{number}: mints a caller ({door.pattern}) outside {' and '.join(allowed)}")
         if path.startswith(OPENERS):
             continue
         for match in OPEN.finditer(text):  # on the whole text: a call may break its line
@@ -106,8 +118,10 @@ def check_write_path():
     sample = [("Sources/ServerHTTP/Controllers/X.swift", "let s: any WritableStorage\nsql = \"DELETE FROM student_location\""),
               ("Sources/ServerHTTP/Controllers/Y.swift", "let s = try await configuration.database.open(\n    queryTimeout: t,"),
               ("Sources/ServerLiveQuery/Z.swift", "let s = try SQLiteStorage(path: p)"),
-              ("Sources/ClassRules/Writes/ClassWrites.swift", "let s: any WritableStorage")]
-    assert len(write_path_problems(sample)) == 4, "the write-path check no longer catches what it should"
+              ("Sources/ClassRules/Writes/ClassWrites.swift", "let s: any WritableStorage"),
+              ("Sources/ServerLiveQuery/W.swift", "let c = Caller.operatorAtCommandLine()\nlet o = Caller.withoutSession(openWrites: true)"),
+              ("Sources/ServerAdmin/ServerDatabase.swift", "try Access.permit(act, by: Caller.operatorAtCommandLine())")]
+    assert len(write_path_problems(sample)) == 6, "the write-path check no longer catches what it should"
     files = [(str(path.relative_to(ROOT)), path.read_text()) for path in sorted((ROOT / "Sources").rglob("*.swift"))]
     return verdict(write_path_problems(files), "Writes around the one write path (ClassWrites):",
                    f"Only the write path and the storages write ({len(files)} source files).")

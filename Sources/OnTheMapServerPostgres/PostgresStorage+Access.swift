@@ -17,13 +17,18 @@ extension PostgresStorage {
         }
     }
 
-    func setHidden(objectId: String, mark: HiddenMark?) async throws -> Bool {
-        try await pool.execute(
-            """
-            UPDATE student_location SET hidden_at = \(mark?.at), hidden_reason = \(mark?.reason), hidden_by = \(mark?.by)
-            WHERE object_id = \(objectId) RETURNING object_id
-            """
-        ).first != nil
+    func setHidden(objectId: String, mark: HiddenMark?, audit: AuditEntry) async throws -> Bool {
+        try await pool.withTransaction { connection in
+            let found = try await connection.execute(
+                """
+                UPDATE student_location SET hidden_at = \(mark?.at), hidden_reason = \(mark?.reason), hidden_by = \(mark?.by)
+                WHERE object_id = \(objectId) RETURNING object_id
+                """
+            ).first != nil
+            guard found else { return false }
+            try await self.insert(audit, on: connection)
+            return true
+        }
     }
 
     func hasHiddenLocations(owner: String) async throws -> Bool {
@@ -32,11 +37,16 @@ extension PostgresStorage {
         ).first != nil
     }
 
-    func setRole(key: String, role: AccountRole) async throws -> Bool {
-        try await pool.execute("UPDATE account SET role = \(role.rawValue) WHERE key = \(key) RETURNING key").first != nil
+    func setRole(key: String, role: AccountRole, audit: AuditEntry) async throws -> Bool {
+        try await pool.withTransaction { connection in
+            let found = try await connection.execute("UPDATE account SET role = \(role.rawValue) WHERE key = \(key) RETURNING key").first != nil
+            guard found else { return false }
+            try await self.insert(audit, on: connection)
+            return true
+        }
     }
 
-    func setSuspended(key: String, at: String?) async throws -> Bool {
+    func setSuspended(key: String, at: String?, audit: AuditEntry) async throws -> Bool {
         try await pool.withTransaction { connection in
             let found = try await connection.execute("UPDATE account SET suspended_at = \(at) WHERE key = \(key) RETURNING key").first != nil
             guard found else { return false }
@@ -55,6 +65,7 @@ extension PostgresStorage {
                     WHERE unique_key = \(key) AND hidden_by = \(AccessSQL.suspension)
                     """)
             }
+            try await self.insert(audit, on: connection)
             return true
         }
     }
@@ -70,8 +81,9 @@ extension PostgresStorage {
         return (try row.int(0), try row.double(1))
     }
 
-    func insert(_ entry: AuditEntry) async throws {
-        try await pool.execute(
+    /// Writes an audit entry inside the act's own transaction.
+    func insert(_ entry: AuditEntry, on connection: PGSession) async throws {
+        try await connection.execute(
             """
             INSERT INTO audit_log (at, actor, action, target, reason)
             VALUES (\(entry.at), \(entry.actor), \(entry.action), \(entry.target), \(entry.reason))

@@ -23,12 +23,13 @@ extension PostgresStorage {
         }
     }
 
-    func deleteAccount(key: String) async throws -> AccountDeletion? {
+    func deleteAccount(key: String, audit: AuditEntry) async throws -> AccountDeletion? {
         try await pool.withTransaction { connection in
             let sessions = try await connection.execute("DELETE FROM session WHERE account_key = \(key)").affected
             let accounts = try await connection.execute("DELETE FROM account WHERE key = \(key)").affected
             guard accounts > 0 else { return nil }
             let locations = try await connection.execute("DELETE FROM student_location WHERE unique_key = \(key)").affected
+            try await self.insert(audit, on: connection)
             return AccountDeletion(locations: locations, sessions: sessions)
         }
     }

@@ -40,10 +40,11 @@ extension PostgresStorage {
         }
     }
 
-    func delete(objectId: String, owner: String?) async throws -> WriteOutcome {
+    func delete(objectId: String, owner: String?, audit: AuditEntry?) async throws -> WriteOutcome {
         try await pool.withTransaction { connection in
             if let refusal = try await self.refusal(objectId: objectId, owner: owner, on: connection) { return refusal }
             try await connection.execute("DELETE FROM student_location WHERE object_id = \(objectId)")
+            if let audit { try await self.insert(audit, on: connection) }
             return .done
         }
     }

@@ -39,7 +39,7 @@ extension ServerDatabase {
         let key = try await accountKey(keyOrEmail)
         let hash = try await SessionAuthority(storage: storage, writes: writes, configuration: configuration).passwordHash(password)
         do {
-            try await writes.setPassword(key: key, passwordHash: hash)
+            try await writes.setPassword(key: key, passwordHash: hash, try permit(.setPassword(key: key)))
         } catch WriteRefusal.notFound {
             throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
         }
@@ -55,7 +55,7 @@ extension ServerDatabase {
     public func deleteUser(keyOrEmail: String) async throws -> (key: String, locationsDeleted: Int) {
         let key = try await accountKey(keyOrEmail)
         do {
-            return (key, try await writes.deleteAccount(key: key, by: .operator).locations)
+            return (key, try await writes.deleteAccount(key: key, try permit(.deleteAccount(key: key))).locations)
         } catch WriteRefusal.notFound {
             throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
         }

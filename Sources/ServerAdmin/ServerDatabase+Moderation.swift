@@ -38,7 +38,7 @@ extension ServerDatabase {
         }
         let key = try await accountKey(keyOrEmail)
         do {
-            try await writes.setRole(key: key, role: role)
+            try await writes.setRole(key: key, role: role, try permit(.setRole(key: key)))
         } catch WriteRefusal.notFound {
             throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
         }
@@ -50,7 +50,7 @@ extension ServerDatabase {
     public func setSuspended(keyOrEmail: String, suspended: Bool, reason: String? = nil) async throws -> String {
         let key = try await accountKey(keyOrEmail)
         do {
-            try await writes.setSuspended(key: key, suspended: suspended, reason: reason)
+            try await writes.setSuspended(key: key, suspended: suspended, reason: reason, try permit(.setSuspended(key: key)))
         } catch WriteRefusal.notFound {
             throw AccountError.invalid("No account with the key or email \(keyOrEmail).")
         }
@@ -91,7 +91,7 @@ extension ServerDatabase {
     /// (`reason` nil).
     public func setHidden(objectId: String, reason: String?) async throws {
         do {
-            try await writes.setHidden(objectId: objectId, reason: reason, by: .operator)
+            try await writes.setHidden(objectId: objectId, reason: reason, try permit(.setHidden(objectId: objectId)))
         } catch WriteRefusal.notFound {
             throw LocationError.notFound(objectId)
         } catch let refusal as WriteRefusal {
@@ -102,7 +102,7 @@ extension ServerDatabase {
     /// Deletes a row, whoever owns it.
     public func deleteLocation(objectId: String) async throws {
         do {
-            try await writes.deleteLocation(objectId: objectId, by: .operator)
+            try await writes.deleteLocation(objectId: objectId, try permit(.deleteLocation(objectId: objectId)))
         } catch WriteRefusal.notFound {
             throw LocationError.notFound(objectId)
         }

@@ -136,7 +136,7 @@ extension ServerDatabase {
             var fresh: [StoredLocation] = []
             for row in batch where seen.insert(row.objectId).inserted { fresh.append(row) }
             report.skippedDuplicates += batch.count - fresh.count
-            try await writes.importLocations(fresh)
+            try await writes.importLocations(fresh, try permit(.importLocations))
             report.imported += fresh.count
         }
         return ImportReport(

@@ -25,6 +25,10 @@ public struct ServerDatabase: Sendable {
 
     private var sessions: SessionAuthority { SessionAuthority(storage: storage, writes: writes, configuration: configuration) }
 
+    /// The rule's permit for an act of the operator at the command line, whom every command here
+    /// is (Docs/Access.md: the operator may do every act, audited as `operator`).
+    func permit(_ act: WriteAct) throws -> WritePermit { try Access.permit(act, by: Caller.operatorAtCommandLine()) }
+
     /// Releases the database connections.
     public func close() async { await storage.close() }
 
@@ -55,9 +59,10 @@ public struct ServerDatabase: Sendable {
             }
         }
         do {
-            let key = try await sessions.createAccount(email: email, password: password, firstName: firstName, lastName: lastName)
-                .key
-            if role != .student { try await writes.setRole(key: key, role: role) }
+            let key = try await sessions.createAccount(
+                email: email, password: password, firstName: firstName, lastName: lastName, try permit(.createAccount)
+            ).key
+            if role != .student { try await writes.setRole(key: key, role: role, try permit(.setRole(key: key))) }
             return key
         } catch StorageError.duplicateEmail {
             throw AccountError.duplicateEmail(email)
@@ -78,7 +83,7 @@ public struct ServerDatabase: Sendable {
         let existing = try await storage.locationCount()
         if force || existing == 0 {
             let rows = DemoRows.locations(now: now)
-            try await writes.importLocations(rows)
+            try await writes.importLocations(rows, try permit(.importLocations))
             added = rows.count
         }
         var created = false
@@ -95,7 +100,7 @@ public struct ServerDatabase: Sendable {
 
     /// Adds `count` synthetic rows (for benchmarks).
     public func seedSynthetic(count: Int) async throws {
-        try await writes.fillSynthetic(count: count)
+        try await writes.fillSynthetic(count: count, try permit(.fillSynthetic))
     }
 
     /// How many StudentLocation rows there are.

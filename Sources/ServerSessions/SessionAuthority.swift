@@ -47,15 +47,17 @@ package struct SessionAuthority: Sendable {
     /// A new account with a random 10-digit key. With `invite` (a code's hash), the account is
     /// written and one use of the invite taken in one transaction, after the password is hashed:
     /// a refusal on the way (503 from the hash gate, a duplicate email) leaves the invite unspent.
+    /// `permit`: the rule's permit to create an account (`Access.permit(.createAccount, by:)`).
     package func createAccount(
-        email: String, password: String, firstName: String, lastName: String, spendingInvite invite: String? = nil
+        email: String, password: String, firstName: String, lastName: String, spendingInvite invite: String? = nil,
+        _ permit: WritePermit
     ) async throws -> Account {
         let cost = self.cost
         let hash = try await gate.run("signup") { Bcrypt.hash(password, cost: cost) }
         let account = Account(
             key: RandomID.accountKey(), email: email, passwordHash: hash, firstName: firstName, lastName: lastName,
             createdAt: WireDate.string(from: Date()))
-        try await writes.createAccount(account, spendingInvite: invite)
+        try await writes.createAccount(account, spendingInvite: invite, permit)
         return account
     }
 
@@ -96,12 +98,10 @@ package struct SessionAuthority: Sendable {
 
     /// The caller of a live session and when the session expires (seconds since 1970); nil for a
     /// session that is not live or whose account is gone or suspended. The API's `CallerResolver`
-    /// and the LiveQuery socket both ask this.
+    /// and the LiveQuery socket both ask this; the caller itself is minted by the rule
+    /// (`Caller.ofLiveSession(idHash:in:now:)`), from the session it finds in storage.
     package func caller(sessionID: String) async throws -> (caller: Caller, expiresAt: Double)? {
-        guard let session = try await session(id: sessionID),
-            let account = try await storage.account(key: session.accountKey), account.suspendedAt == nil
-        else { return nil }
-        return (.account(key: account.key, role: account.role), session.expiresAt)
+        try await Caller.ofLiveSession(idHash: SessionSeal.hash(sessionID), in: storage, now: Date().timeIntervalSince1970)
     }
 
     /// Ends the session with this id.

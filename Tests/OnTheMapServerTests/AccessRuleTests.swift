@@ -1,4 +1,4 @@
-import ClassRules
+@testable import ClassRules
 import OnTheMapServer
 import ServerStorage
 import Testing

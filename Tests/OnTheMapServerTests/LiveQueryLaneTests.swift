@@ -1,4 +1,4 @@
-import ClassRules
+@testable import ClassRules
 import Foundation
 import ServerStorage
 import TestPatience

@@ -36,15 +36,14 @@ package struct FairShareLimits: Sendable, Hashable {
     }
 }
 
-/// Writes the audit log (Docs/Access.md): every moderation act, from the API or the command line.
-package struct AuditLog: Sendable {
-    let storage: any WritableStorage
-
+/// The audit log (Docs/Access.md): every moderation act, from the API or the command line. Its
+/// entry is handed to the storage with the act, which writes both in one transaction: an act is
+/// never committed without its entry, nor an entry without its act.
+package enum AuditLog {
     /// The actor of the command line.
     package static let `operator` = "operator"
 
-    func record(actor: String, action: String, target: String, reason: String? = nil, now: Date = Date()) async throws {
-        try await storage.insert(
-            AuditEntry(at: WireDate.string(from: now), actor: actor, action: action, target: target, reason: reason))
+    static func entry(actor: String, action: String, target: String, reason: String? = nil, now: Date) -> AuditEntry {
+        AuditEntry(at: WireDate.string(from: now), actor: actor, action: action, target: target, reason: reason)
     }
 }

@@ -68,8 +68,8 @@ struct MeasuredStorage: WritableStorage {
             try await base.update(objectId: objectId, changes: changes, updatedAt: updatedAt, owner: owner)
         }
     }
-    func delete(objectId: String, owner: String?) async throws -> WriteOutcome {
-        try await measure("delete_location") { try await base.delete(objectId: objectId, owner: owner) }
+    func delete(objectId: String, owner: String?, audit: AuditEntry?) async throws -> WriteOutcome {
+        try await measure("delete_location") { try await base.delete(objectId: objectId, owner: owner, audit: audit) }
     }
     func locationCount() async throws -> Int { try await measure("location_count") { try await base.locationCount() } }
     func queryPlan(_ query: ListQuery) async throws -> [String] { try await measure("query_plan") { try await base.queryPlan(query) } }
@@ -126,29 +126,28 @@ struct MeasuredStorage: WritableStorage {
     func updatePassword(key: String, passwordHash: String) async throws -> Bool {
         try await measure("update_password") { try await base.updatePassword(key: key, passwordHash: passwordHash) }
     }
-    func deleteAccount(key: String) async throws -> AccountDeletion? {
-        try await measure("delete_account") { try await base.deleteAccount(key: key) }
+    func deleteAccount(key: String, audit: AuditEntry) async throws -> AccountDeletion? {
+        try await measure("delete_account") { try await base.deleteAccount(key: key, audit: audit) }
     }
 
     func insert(_ location: StoredLocation, maxRowsPerOwner: Int) async throws -> Bool {
         try await measure("insert_location") { try await base.insert(location, maxRowsPerOwner: maxRowsPerOwner) }
     }
-    func setHidden(objectId: String, mark: HiddenMark?) async throws -> Bool {
-        try await measure("set_hidden") { try await base.setHidden(objectId: objectId, mark: mark) }
+    func setHidden(objectId: String, mark: HiddenMark?, audit: AuditEntry) async throws -> Bool {
+        try await measure("set_hidden") { try await base.setHidden(objectId: objectId, mark: mark, audit: audit) }
     }
     func hasHiddenLocations(owner: String) async throws -> Bool {
         try await measure("has_hidden") { try await base.hasHiddenLocations(owner: owner) }
     }
-    func setRole(key: String, role: AccountRole) async throws -> Bool {
-        try await measure("set_role") { try await base.setRole(key: key, role: role) }
+    func setRole(key: String, role: AccountRole, audit: AuditEntry) async throws -> Bool {
+        try await measure("set_role") { try await base.setRole(key: key, role: role, audit: audit) }
     }
-    func setSuspended(key: String, at: String?) async throws -> Bool {
-        try await measure("set_suspended") { try await base.setSuspended(key: key, at: at) }
+    func setSuspended(key: String, at: String?, audit: AuditEntry) async throws -> Bool {
+        try await measure("set_suspended") { try await base.setSuspended(key: key, at: at, audit: audit) }
     }
     func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double) {
         try await measure("count_write") { try await base.countWrite(accountKey: accountKey, now: now, window: window) }
     }
-    func insert(_ entry: AuditEntry) async throws { try await measure("insert_audit") { try await base.insert(entry) } }
     func auditEntries(since: String?) async throws -> [AuditEntry] {
         try await measure("audit") { try await base.auditEntries(since: since) }
     }

@@ -29,7 +29,7 @@ package struct CallerResolver: Sendable {
         {
             return caller
         }
-        return configuration.openWrites ? .openWriter : .anonymous
+        return Caller.withoutSession(openWrites: configuration.openWrites)
     }
 
     /// The caller of a write. A bearer token that names no live session is refused (209), so a
@@ -48,7 +48,7 @@ package struct CallerResolver: Sendable {
             }
             return caller
         }
-        return configuration.openWrites ? .openWriter : .anonymous
+        return Caller.withoutSession(openWrites: configuration.openWrites)
     }
 
     /// The account of a live session id, with its role; `nil` when there is none (or the account

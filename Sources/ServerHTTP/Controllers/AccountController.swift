@@ -43,20 +43,20 @@ package struct AccountController: Sendable {
         }
     }
 
-    /// The account of the path, when the caller is that account; else 403.
-    private func ownAccount(_ request: Request, key: String) async throws -> Account {
+    /// The account of the path and its caller, when the caller is that account; else 403.
+    private func ownAccount(_ request: Request, key: String) async throws -> (account: Account, caller: Caller) {
         let caller = try await callers.reader(request)
         guard caller.accountKey == key, let account = try await storage.account(key: key) else {
             throw APIFailure.udacity(.forbidden, "Only the account itself may do this: send its session.")
         }
-        return account
+        return (account, caller)
     }
 
     /// Deletes the account, its rows and its sessions. The password is checked again (and
     /// counted like a login) unless the account has none (made from a provider profile).
     private func deleteAccount(_ request: Request, key: String, address: String?) async throws -> Response {
         var request = request
-        let account = try await ownAccount(request, key: key)
+        let (account, caller) = try await ownAccount(request, key: key)
         if !account.passwordHash.isEmpty {
             let body = try await request.jsonBody(
                 limit: configuration.maxBodyBytes, invalid: .udacity(.badRequest, "The request body is not valid JSON.")
@@ -77,7 +77,7 @@ package struct AccountController: Sendable {
         defer { answers.invalidate() }
         let deleted: AccountDeletion
         do {
-            deleted = try await writes.deleteAccount(key: key, by: .caller(.account(key: key, role: account.role)))
+            deleted = try await writes.deleteAccount(key: key, try Access.permit(.deleteAccount(key: key), by: caller))
         } catch WriteRefusal.notFound {
             throw APIFailure.udacity(.notFound, "User not found.")
         }
@@ -89,7 +89,7 @@ package struct AccountController: Sendable {
     /// `{"account":{…},"locations":[…]}`: the account (never the password hash) and every row
     /// of it, hidden ones marked.
     private func export(_ request: Request, key: String) async throws -> Response {
-        let account = try await ownAccount(request, key: key)
+        let account = try await ownAccount(request, key: key).account
         let rows = try await storage.locations(
             .rows(of: key, order: [.init(field: .createdAt, descending: false)], limit: Self.maxExportedRows)
         ).rows

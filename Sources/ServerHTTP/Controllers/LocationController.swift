@@ -109,7 +109,9 @@ package struct LocationController: Sendable {
         let changes = try LocationBody.changes(from: body, isCreate: true, maxStringBytes: configuration.maxStringBytes)
         defer { answers.invalidate() }
         let row: StoredLocation
-        do { row = try await writes.createLocation(changes, by: caller) } catch let refusal as WriteRefusal { throw refusal.failure }
+        let permit: WritePermit
+        do { permit = try Access.permit(.createLocation(uniqueKey: changes.uniqueKey), by: caller) } catch { throw error.failure }
+        do { row = try await writes.createLocation(changes, permit) } catch let refusal as WriteRefusal { throw refusal.failure }
         let now = row.createdAt
         var headers = HTTPFields()
         headers[.location] = Self.absoluteLocation(of: request, path: paths.object(row.objectId))
@@ -124,8 +126,10 @@ package struct LocationController: Sendable {
         let body = try await request.jsonBody(limit: configuration.maxBodyBytes, invalid: .invalidJSON())
         let changes = try LocationBody.changes(from: body, isCreate: false, maxStringBytes: configuration.maxStringBytes)
         defer { answers.invalidate() }
+        let permit: WritePermit
+        do { permit = try Access.permit(.updateLocation(objectId: objectId), by: caller) } catch { throw error.failure }
         do {
-            let now = try await writes.updateLocation(objectId: objectId, changes, by: caller)
+            let now = try await writes.updateLocation(objectId: objectId, changes, permit)
             return JSONResponse.make(UpdatedLocation(updatedAt: now))
         } catch let refusal as WriteRefusal {
             throw refusal.failure
@@ -137,8 +141,10 @@ package struct LocationController: Sendable {
     private func delete(_ request: Request, objectId: String) async throws -> Response {
         let caller = try await callers.writer(request)
         defer { answers.invalidate() }
+        let permit: WritePermit
+        do { permit = try Access.permit(.deleteLocation(objectId: objectId), by: caller) } catch { throw error.failure }
         do {
-            try await writes.deleteLocation(objectId: objectId, by: .caller(caller))
+            try await writes.deleteLocation(objectId: objectId, permit)
         } catch let refusal as WriteRefusal {
             throw refusal.failure
         }
@@ -149,7 +155,8 @@ package struct LocationController: Sendable {
     private func setHidden(_ request: Request, objectId: String, hide: Bool) async throws -> Response {
         var request = request
         let caller = try await callers.writer(request)
-        do { try Access.checkModerate(caller) } catch { throw error.failure }
+        let permit: WritePermit
+        do { permit = try Access.permit(.setHidden(objectId: objectId), by: caller) } catch { throw error.failure }
         var reason: String?
         if hide {
             let body = try await request.jsonBody(limit: configuration.maxBodyBytes, invalid: .invalidJSON())
@@ -157,7 +164,7 @@ package struct LocationController: Sendable {
         }
         defer { answers.invalidate() }
         do {
-            let now = try await writes.setHidden(objectId: objectId, reason: reason, by: .caller(caller))
+            let now = try await writes.setHidden(objectId: objectId, reason: reason, permit)
             return JSONResponse.make(UpdatedLocation(updatedAt: now))
         } catch let refusal as WriteRefusal {
             throw refusal.failure

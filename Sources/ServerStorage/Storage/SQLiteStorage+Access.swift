@@ -26,12 +26,14 @@ extension SQLiteStorage {
         }
     }
 
-    package func setHidden(objectId: String, mark: HiddenMark?) async throws -> Bool {
+    package func setHidden(objectId: String, mark: HiddenMark?, audit: AuditEntry) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE student_location SET hidden_at = ?, hidden_reason = ?, hidden_by = ? WHERE object_id = ?",
                 arguments: [mark?.at, mark?.reason, mark?.by, objectId])
-            return db.changesCount > 0
+            guard db.changesCount > 0 else { return false }
+            try Self.insert(audit, db)
+            return true
         }
     }
 
@@ -43,14 +45,16 @@ extension SQLiteStorage {
         }
     }
 
-    package func setRole(key: String, role: AccountRole) async throws -> Bool {
+    package func setRole(key: String, role: AccountRole, audit: AuditEntry) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: "UPDATE account SET role = ? WHERE key = ?", arguments: [role.rawValue, key])
-            return db.changesCount > 0
+            guard db.changesCount > 0 else { return false }
+            try Self.insert(audit, db)
+            return true
         }
     }
 
-    package func setSuspended(key: String, at: String?) async throws -> Bool {
+    package func setSuspended(key: String, at: String?, audit: AuditEntry) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: "UPDATE account SET suspended_at = ? WHERE key = ?", arguments: [at, key])
             guard db.changesCount > 0 else { return false }
@@ -68,6 +72,7 @@ extension SQLiteStorage {
                         WHERE unique_key = ? AND hidden_by = ?
                         """, arguments: [key, AccessSQL.suspension])
             }
+            try Self.insert(audit, db)
             return true
         }
     }
@@ -82,12 +87,11 @@ extension SQLiteStorage {
         }
     }
 
-    package func insert(_ entry: AuditEntry) async throws {
-        try await pool.write { db in
-            try db.execute(
-                sql: "INSERT INTO audit_log (at, actor, action, target, reason) VALUES (?, ?, ?, ?, ?)",
-                arguments: [entry.at, entry.actor, entry.action, entry.target, entry.reason])
-        }
+    /// Writes an audit entry inside the act's own write transaction.
+    static func insert(_ entry: AuditEntry, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO audit_log (at, actor, action, target, reason) VALUES (?, ?, ?, ?, ?)",
+            arguments: [entry.at, entry.actor, entry.action, entry.target, entry.reason])
     }
 
     package func auditEntries(since: String?) async throws -> [AuditEntry] {

@@ -30,14 +30,16 @@ extension SQLiteStorage {
         }
     }
 
-    package func deleteAccount(key: String) async throws -> AccountDeletion? {
+    package func deleteAccount(key: String, audit: AuditEntry) async throws -> AccountDeletion? {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM session WHERE account_key = ?", arguments: [key])
             let sessions = db.changesCount
             try db.execute(sql: "DELETE FROM account WHERE key = ?", arguments: [key])
             guard db.changesCount > 0 else { return nil }
             try db.execute(sql: "DELETE FROM student_location WHERE unique_key = ?", arguments: [key])
-            return AccountDeletion(locations: db.changesCount, sessions: sessions)
+            let deletion = AccountDeletion(locations: db.changesCount, sessions: sessions)
+            try Self.insert(audit, db)
+            return deletion
         }
     }
 }

@@ -214,10 +214,11 @@ package final class SQLiteStorage: WritableStorage {
         }
     }
 
-    package func delete(objectId: String, owner: String?) async throws -> WriteOutcome {
+    package func delete(objectId: String, owner: String?, audit: AuditEntry?) async throws -> WriteOutcome {
         try await pool.write { db in
             if let refusal = try Self.refusal(db, objectId: objectId, owner: owner) { return refusal }
             try db.execute(sql: "DELETE FROM student_location WHERE object_id = ?", arguments: [objectId])
+            if let audit { try Self.insert(audit, db) }
             return .done
         }
     }

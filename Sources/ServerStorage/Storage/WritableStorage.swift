@@ -1,5 +1,6 @@
 /// The writes of a StudentLocation row, an account and what their rules keep (the fair-share
-/// counter, the audit log): the storages implement them, and `ClassWrites` — the one write path —
+/// counter, the audit log, whose entry a moderation act carries and writes in its own
+/// transaction): the storages implement them, and `ClassWrites` — the one write path —
 /// is the only code that may call them. It is `package` because the storages that implement it
 /// are other targets, and Swift has nothing narrower across targets: `scripts/check-architecture.py`
 /// fails on any file that names it outside the storages (`ServerStorage`, `OnTheMapServerPostgres`),
@@ -14,7 +15,9 @@ package protocol WritableStorage: ServerStorage {
     func insert(_ locations: [StoredLocation]) async throws
     /// Applies `changes` and sets `updatedAt`; when `owner` is given the row's uniqueKey must equal it.
     func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome
-    func delete(objectId: String, owner: String?) async throws -> WriteOutcome
+    /// Deletes the row (when `owner` is given its uniqueKey must equal it); with `audit`, the
+    /// audit entry is written in the same transaction when the row is deleted.
+    func delete(objectId: String, owner: String?, audit: AuditEntry?) async throws -> WriteOutcome
     /// Adds `count` synthetic rows in one statement (benchmarks and the index test), announced to no
     /// subscriber one by one: their change-log entries are replaced, in the same transaction, by
     /// one `refresh` entry, which only tells the list caches that the table changed.
@@ -36,24 +39,25 @@ package protocol WritableStorage: ServerStorage {
     func insert(_ account: Account, spendingInvite codeHash: String, now: Double) async throws
     /// Sets a new password hash and ends the account's sessions; `false` when there is no such account.
     func updatePassword(key: String, passwordHash: String) async throws -> Bool
-    /// Deletes the account, its sessions and its locations, in one transaction; `nil` when there
-    /// is no such account.
-    func deleteAccount(key: String) async throws -> AccountDeletion?
+    /// Deletes the account, its sessions and its locations, and writes `audit`, in one
+    /// transaction; `nil` (and nothing written) when there is no such account.
+    func deleteAccount(key: String, audit: AuditEntry) async throws -> AccountDeletion?
     /// Inserts `location` unless its owner (`uniqueKey`) already has `maxRowsPerOwner` rows,
     /// counted in the same transaction (and, on PostgreSQL, under a lock per owner), so that
     /// concurrent POSTs of one account on any instance cannot pass the limit. `false` when refused.
     func insert(_ location: StoredLocation, maxRowsPerOwner: Int) async throws -> Bool
-    /// Hides the row with `mark`, or shows it again when `mark` is `nil`; `false` when there is no such row.
-    func setHidden(objectId: String, mark: HiddenMark?) async throws -> Bool
-    /// Sets an account's role; `false` when there is no such account.
-    func setRole(key: String, role: AccountRole) async throws -> Bool
+    /// Hides the row with `mark`, or shows it again when `mark` is `nil`, and writes `audit`, in one
+    /// transaction; `false` (and nothing written) when there is no such row.
+    func setHidden(objectId: String, mark: HiddenMark?, audit: AuditEntry) async throws -> Bool
+    /// Sets an account's role and writes `audit`, in one transaction; `false` (and nothing
+    /// written) when there is no such account.
+    func setRole(key: String, role: AccountRole, audit: AuditEntry) async throws -> Bool
     /// Suspends (`at` given: ends the account's sessions and hides its visible rows with
     /// `hidden_by = 'suspension'`) or unsuspends (`nil`: shows the rows the suspension hid), in
-    /// one transaction; `false` when there is no such account.
-    func setSuspended(key: String, at: String?) async throws -> Bool
+    /// one transaction with `audit`; `false` (and nothing written) when there is no such account.
+    func setSuspended(key: String, at: String?, audit: AuditEntry) async throws -> Bool
     /// Counts one write of `accountKey` in its current window of `window` seconds (one atomic
     /// upsert, shared by every instance); returns the writes counted in the window, this one
     /// included, and when the window started (seconds since 1970).
     func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double)
-    func insert(_ entry: AuditEntry) async throws
 }
