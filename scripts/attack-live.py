@@ -236,6 +236,16 @@ async def run(args, ports, sessions):
         asyncio.sleep(0) if args.no_attack else attacker(a, sessions["attacker"], patterns, stop, report))
     await asyncio.sleep(2)  # the attacker's sockets up and its row being rewritten
     creates, leaves, missing = [], [], 0
+
+    async def arrivals(op, object_id, answered):
+        """Each watcher's delay from `answered` to its `op` event for the row (None: never came)."""
+        delays = []
+        for sock in watchers:
+            stamp, _ = await sock.wait(
+                lambda m: m.get("op") == op and m.get("object", {}).get("objectId") == object_id)
+            delays.append(max(0.0, stamp - answered) if stamp else None)
+        return delays
+
     rounds = max(1, args.seconds // 4)
     for index in range(rounds):
         post_port, hide_port = (b, a) if index % 2 == 0 else (a, b)
@@ -249,10 +259,7 @@ async def run(args, ports, sessions):
             print(f"post {index}: {status} {body}")
             missing += 1
             continue
-        for sock in watchers:
-            stamp, _ = await sock.wait(
-                lambda m: m.get("op") == "create" and m.get("object", {}).get("objectId") == object_id)
-            creates.append(max(0.0, stamp - answered) if stamp else None)
+        creates += await arrivals("create", object_id, answered)
         status, body = await request(hide_port, "POST", f"/v1/StudentLocation/{object_id}/hide",
                                      {"reason": "attack-live"}, sessions["moderator"][0])
         answered = time.perf_counter()
@@ -260,10 +267,7 @@ async def run(args, ports, sessions):
             print(f"hide {index}: {status} {body}")
             missing += 1
             continue
-        for sock in watchers:
-            stamp, _ = await sock.wait(
-                lambda m: m.get("op") == "leave" and m.get("object", {}).get("objectId") == object_id)
-            leaves.append(max(0.0, stamp - answered) if stamp else None)
+        leaves += await arrivals("leave", object_id, answered)
         await asyncio.sleep(1)
     stop.set()
     await attack
