@@ -28,6 +28,8 @@ public final class NCursesBackend: Backend {
     private var pairs: [Int: Int16] = [:]
     private var lastFrame: Buffer?
     private var quickErrors = 0
+    /// Events read ahead: the keys after an Esc that was not a terminal's answer.
+    private var pendingEvents: [Event] = []
     private var isOpen = false
     /// How pictures are shown (nil: never), and a cell's size in pixels.
     private let graphics: (imageProtocol: ImageProtocol, cell: (width: Int, height: Int))?
@@ -327,6 +329,7 @@ public final class NCursesBackend: Backend {
     }
 
     public func nextEvent(timeoutMilliseconds: Int) -> Event? {
+        if !pendingEvents.isEmpty { return pendingEvents.removeFirst() }
         timeout(Int32(timeoutMilliseconds))
         let started = DispatchTime.now().uptimeNanoseconds
         var code: wint_t = 0
@@ -339,7 +342,42 @@ public final class NCursesBackend: Backend {
         }
         quickErrors = 0
         if result == otm_key_code_yes() { return functionKey(Int32(code)) }
+        if code == 27 { return afterEscape() }
         return KeyDecoder.character(code: UInt32(code))
+    }
+
+    /// An Esc: a key, Alt with a key, or the start of a terminal's late answer to the app's
+    /// questions, which is dropped whole (`TerminalReplyFilter`). The codes after a key's Esc
+    /// come as the next events.
+    private func afterEscape() -> Event? {
+        var filter = TerminalReplyFilter()
+        var verdict = TerminalReplyFilter.Verdict.needMore
+        var functionKeyCode: Int32?
+        var first = true
+        while verdict == .needMore {
+            // The rest of an answer comes in the same write; a person's next key does not.
+            timeout(first ? 50 : 250)
+            first = false
+            var code: wint_t = 0
+            let result = get_wch(&code)
+            if result == ERR {
+                verdict = filter.end()
+            } else if result == otm_key_code_yes() {
+                functionKeyCode = Int32(code)
+                verdict = filter.end()
+            } else {
+                verdict = filter.feed(UInt32(code))
+            }
+        }
+        var events: [Event] = []
+        if case .keys(let codes) = verdict {
+            events.append(.key(.escape))
+            events += codes.compactMap { KeyDecoder.character(code: $0) }
+        }
+        if let functionKeyCode, let event = functionKey(functionKeyCode) { events.append(event) }
+        guard !events.isEmpty else { return nil }
+        pendingEvents += events.dropFirst()
+        return events[0]
     }
 
     private func functionKey(_ code: Int32) -> Event? {

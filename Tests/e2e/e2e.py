@@ -150,6 +150,23 @@ def wrong_password():
     wait_for("wrong", lambda text: "Wrong email" not in text, what="alert dismissed")
 
 
+@test("a terminal's late answers (over ssh, a slow terminal) -> dropped, never typed")
+def late_terminal_answers():
+    start_app("late", SERVER)
+    wait_text("late", "Log In")
+    # What the graphics query's answers look like when they come after the app stopped waiting:
+    # Kitty's, the cell size, OSC 11's colour (ended by ST, then by BEL), XTSMGRAPHICS, DA1.
+    typed("late", "\x1b_Gi=31;OK\x1b\\\x1b[6;16;8t\x1b]11;rgb:ffff/ffff/ffff\x1b\\"
+          "\x1b]11;rgb:0000/0000/0000\x07\x1b[?2;0;1000;1000S\x1b[?62;4;22c")
+    log_in("late")
+    screen = wait_for("late", lambda text: re.search(r"\d+ (?:of \d+ )?pins", text) is not None
+                      or "[exit" in text or "Wrong" in text, what="the map")
+    assert "[exit" not in screen and "Wrong" not in screen, screen
+    keys("late", "q")
+    wait_text("late", "[exit 0]")
+    tmux("kill-session", "-t", "late")
+
+
 @test("login -> the map shows pins")
 def login_map():
     start_app("main", SERVER)
