@@ -138,8 +138,11 @@ public enum GraphicsDetection {
     }
 
     /// How long `auto` waits for the answer: a terminal that does not answer costs this once, at
-    /// start.
-    public static let answerTimeoutMilliseconds = 400
+    /// start. Every VT100-like terminal answers DA1, which ends the wait, so this is long enough
+    /// for an answer over ssh from another continent, or from a terminal busy drawing its first
+    /// frames (kitty on a software renderer took 430 ms); one later still is dropped as it comes
+    /// (`TerminalReplyFilter`).
+    public static let answerTimeoutMilliseconds = 1000
 
     /// Whether `auto` asks the terminal at all: not inside tmux or screen (which answer for
     /// themselves and pass pictures on only when built and set for it), not on a terminal that

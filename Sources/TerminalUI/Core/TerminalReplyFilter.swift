@@ -2,7 +2,7 @@
 /// answer the terminal sent to one of the app's questions after the app stopped waiting for it.
 ///
 /// The app asks once, before curses starts (Kitty's graphics query, the cell size, XTSMGRAPHICS,
-/// OSC 11, DA1: `GraphicsDetection`), and waits 400 ms. Over ssh, or from a terminal that is slow
+/// OSC 11, DA1: `GraphicsDetection`), and waits a second. Over ssh, or from a terminal that is slow
 /// to start, the answers can come later, and curses then reads them as keys: Esc (which quits the
 /// login screen), then `_Gi=31;OK…` typed into a field. Every such answer is a string sequence
 /// (APC, OSC, DCS, PM, SOS: `Esc _`, `Esc ]`, `Esc P`, `Esc ^`, `Esc X`, ended by ST or BEL) or a
