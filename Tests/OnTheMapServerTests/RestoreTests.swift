@@ -38,15 +38,15 @@ import Testing
         let restored = try await SQLiteBackup.restore(server.configuration, from: copy, force: true)
         #expect(restored == SQLiteBackup.Contents(locations: 1, accounts: 1, sessions: 1))
 
+        // The list: the backup's rows, without a restart, long before the cache's minute is up.
+        let listed = try await poll(until: .now + .seconds(10), { try await Self.listed(server) }, isDone: { $0 == [kept] })
+        #expect(listed == [kept])
+
         // The socket: told why and to come back, then closed.
         let told = try #require(await socket.next())
         #expect(told["op"] as? String == "error" && told["reconnect"] as? Bool == true, "\(told)")
         #expect((told["error"] as? String)?.contains("restored from a backup") == true, "\(told)")
         #expect(await socket.next() == nil)
-
-        // The list: the backup's rows, without a restart, long before the cache's minute is up.
-        let listed = try await poll(until: .now + .seconds(10), { try await Self.listed(server) }, isDone: { $0 == [kept] })
-        #expect(listed == [kept])
 
         // The session the backup does not know writes nothing; the one it knows does.
         let refused = try await RawHTTP.send(
