@@ -102,7 +102,14 @@ struct JSONResultsScanner {
                 return nil
             }
             guard separator == UInt8(ascii: ",") else { throw .notJSON }
-            return try element(try token())
+            let next = try token()
+            // A comma before the `]`: Foundation's JSONDecoder, which read the whole file before,
+            // accepts it, so an old file that has one still imports.
+            if next == UInt8(ascii: "]") {
+                try finish()
+                return nil
+            }
+            return try element(next)
         }
     }
 
@@ -138,6 +145,7 @@ struct JSONResultsScanner {
             if after == UInt8(ascii: "}") { throw .noResults }
             guard after == UInt8(ascii: ",") else { throw .notJSON }
             next = try token()
+            if next == UInt8(ascii: "}") { throw .noResults }
         }
     }
 
@@ -148,7 +156,10 @@ struct JSONResultsScanner {
             while true {
                 let next = try token()
                 if next == UInt8(ascii: "}") { break }
-                guard next == UInt8(ascii: ","), try token() == UInt8(ascii: "\"") else { throw .notJSON }
+                guard next == UInt8(ascii: ",") else { throw .notJSON }
+                let quote = try token()
+                if quote == UInt8(ascii: "}") { break }  // a comma before the `}`, as JSONDecoder lets pass
+                guard quote == UInt8(ascii: "\"") else { throw .notJSON }
                 _ = try key()
                 guard try token() == UInt8(ascii: ":") else { throw .notJSON }
                 var nothing: [UInt8] = []
