@@ -155,6 +155,11 @@ public enum ServerApplication {
                 case .location(let change): feed.deliver(change)
                 case .account(let key): await liveQuery.followCaller(accountKey: key)
                 case .refresh: feed.refresh()
+                case .reload:
+                    // The database was replaced (`restore`): no answer, subscription or socket
+                    // caller read before is of it.
+                    feed.refresh()
+                    liveQuery.reload()
                 }
             }
         } catch {

@@ -139,6 +139,14 @@ final class PostgresStorage: WritableStorage {
         try await pool.execute("ANALYZE student_location")
     }
 
+    /// A PostgreSQL database is restored with `pg_restore` (Docs/Operations.md, "Backups"), which
+    /// the operator's `restore` names before it opens anything; a call that gets here writes nothing.
+    func restore(from path: String, replacingNonEmpty: Bool, audit: @Sendable (DatabaseCounts) -> AuditEntry) async throws
+        -> RestoreOutcome
+    {
+        throw RestoreUnsupported("A PostgreSQL database is restored with pg_restore, not from a SQLite file.")
+    }
+
     // MARK: Helpers
 
     static func values(_ values: [SQLValue]) -> [PGValue] {

@@ -80,59 +80,34 @@ extension ServerDatabase {
         return total
     }
 
-    /// Imports the rows of `data`; see `LocationImport` for what is kept. Rows are written in one
-    /// transaction per 1,000.
+    /// Imports the rows of the file at `path`; see `LocationImport` for what is kept. The file is
+    /// read twice, a chunk at a time: first every row is checked (a refused row stops the import,
+    /// naming it, before anything is written), then the rows are written in one transaction per
+    /// 1,000. Memory is a batch of rows, whatever the file's size.
+    public func importLocations(file path: String, format: TransferFormat) async throws -> ImportReport {
+        try await importLocations(format: format) { try ChunkedReader(file: path) }
+    }
+
+    /// Imports the rows of `data`, as `importLocations(file:format:)` does a file's.
     public func importLocations(_ data: Data, format: TransferFormat) async throws -> ImportReport {
+        try await importLocations(format: format) { ChunkedReader(data: data) }
+    }
+
+    private func importLocations(format: TransferFormat, open: () throws -> ChunkedReader) async throws -> ImportReport {
         let importer = LocationImport(maxStringBytes: configuration.maxStringBytes)
+        // First pass: every row decided, nothing written.
+        var checked = LocationImport.Report()
+        var check = try LocationRows(format, try open(), importer: importer)
+        while try check.nextBatch(report: &checked) != nil {}
+        // Second pass: the same rows, written. A row already in the database (or earlier in the
+        // file: its batch was written before) is skipped.
         var report = LocationImport.Report()
-        var rows: [StoredLocation] = []
-        switch format {
-        case .json:
-            let document: JSONValue
-            do {
-                document = try JSONDecoder().decode(JSONValue.self, from: data)
-            } catch {
-                throw TransferError(description: "The file is not JSON.")
-            }
-            guard case .array(let items) = document["results"] ?? document else {
-                throw TransferError(description: "The file has no \"results\" array.")
-            }
-            for (index, item) in items.enumerated() {
-                report.read += 1
-                guard case .object(let object) = item else {
-                    report.skippedMalformed += 1
-                    continue
-                }
-                do {
-                    if let row = try importer.row(from: object, report: &report) { rows.append(row) }
-                } catch {
-                    throw TransferError(description: "Row \(index + 1) of \"results\": \(error). Nothing was imported.")
-                }
-            }
-        case .csv:
-            var records = LocationCSV.records(String(decoding: data, as: UTF8.self))
-            guard !records.isEmpty else { throw TransferError(description: "The file is empty.") }
-            let header = records.removeFirst().map { $0.trimmingCharacters(in: .whitespaces) }
-            if header.contains("hidden") {
-                throw TransferError(
-                    description: "Line 1: a \"hidden\" column is not an export's (a hidden row has a hiddenAt date). Nothing was imported.")
-            }
-            for (index, record) in records.enumerated() {
-                report.read += 1
-                do {
-                    if let row = try importer.row(fromCSV: record, header: header, report: &report) { rows.append(row) }
-                } catch {
-                    // Records are lines unless a quoted cell holds a line break.
-                    throw TransferError(description: "Record \(index + 1) after the header: \(error). Nothing was imported.")
-                }
-            }
-        }
-        var seen = Set<String>()
-        for start in stride(from: 0, to: rows.count, by: 1000) {
-            let batch = rows[start..<min(start + 1000, rows.count)]
+        var rows = try LocationRows(format, try open(), importer: importer)
+        while let batch = try rows.nextBatch(report: &report) {
+            guard !batch.isEmpty else { continue }
             let ids = batch.map { SQLValue.text($0.objectId) }
             let existing = try await storage.locations(ListQuery(predicate: .inList(.objectId, ids), limit: ids.count)).rows
-            seen.formUnion(existing.map(\.objectId))
+            var seen = Set(existing.map(\.objectId))
             var fresh: [StoredLocation] = []
             for row in batch where seen.insert(row.objectId).inserted { fresh.append(row) }
             report.skippedDuplicates += batch.count - fresh.count

@@ -109,6 +109,21 @@ package final class LiveQueryServer: Sendable {
         for connection in hub.allConnections { connection.goAway() }
     }
 
+    /// What every socket is told when the database was replaced by a backup (`restore`):
+    /// `reconnect`, so that a Parse client connects and subscribes again, against the restored
+    /// data and with a session the restored database knows (or none).
+    static var reloadMessage: String {
+        LiveQueryReply.error(
+            LiveQueryError(
+                code: 1, "the database was restored from a backup: connect and subscribe again", reconnect: true))
+    }
+
+    /// Ends every socket (the error above, then a close): the database was replaced, and what a
+    /// socket holds — its callers, sessions and subscriptions' view — was of the one before.
+    package func reload() {
+        for connection in hub.allConnections { connection.endSession(Self.reloadMessage) }
+    }
+
     /// Handles one message of a socket, in the order they came (the socket starts the next once
     /// this one returns).
     func handle(_ text: String, _ connection: LiveQueryConnection) async {

@@ -29,11 +29,13 @@ extension OnTheMapServerCommand {
 
     struct Restore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Replace the SQLite database with a backup file (stop the server first).",
+            abstract: "Replace the SQLite database with a backup file, while the server runs or not.",
             discussion: """
                 The file must open, pass PRAGMA integrity_check and have onthemap-server's tables. A \
-                database that holds any location or account is replaced only with --force. The restored \
-                database is migrated to this version. For PostgreSQL use pg_restore (Docs/Operations.md).
+                database that holds any location or account is replaced only with --force. The backup is \
+                migrated to this version, audited (operator, the file, what it holds) and copied in with \
+                one write; every running server then drops its caches and closes its LiveQuery sockets \
+                (clients reconnect). For PostgreSQL use pg_restore (Docs/Operations.md).
                 """)
 
         @Option(help: ArgumentHelp("The backup file to restore.", valueName: "file")) var from: String

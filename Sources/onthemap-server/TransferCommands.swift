@@ -54,17 +54,30 @@ extension OnTheMapServerCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let data: Data
+            // Read a chunk at a time, twice (every row checked, then written): standard input is
+            // first copied to a private file (0600, removed after) so that it can be read again.
+            var spool: PrivateFile?
+            let path: String
             if file == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
+                do {
+                    let copy = try PrivateFile(
+                        at: FileManager.default.temporaryDirectory.appendingPathComponent("onthemap-import-\(UUID().uuidString)").path,
+                        replacing: false)
+                    while let chunk = try FileHandle.standardInput.read(upToCount: 64 * 1024), !chunk.isEmpty { try copy.write(chunk) }
+                    spool = copy
+                    path = copy.temporaryPath
+                } catch let error as PrivateFileError {
+                    throw ValidationError(error.description)
+                }
             } else {
-                guard let contents = FileManager.default.contents(atPath: file) else { throw ValidationError("Cannot read \(file).") }
-                data = contents
+                guard FileManager.default.isReadableFile(atPath: file) else { throw ValidationError("Cannot read \(file).") }
+                path = file
             }
+            defer { withExtendedLifetime(spool) {} }
             let chosen = format ?? (file.lowercased().hasSuffix(".csv") ? .csv : .json)
             let report: ServerDatabase.ImportReport
             do {
-                report = try await database.withDatabase { db in try await db.importLocations(data, format: chosen) }
+                report = try await database.withDatabase { db in try await db.importLocations(file: path, format: chosen) }
             } catch let error as ServerDatabase.TransferError {
                 throw ValidationError(error.description)
             }

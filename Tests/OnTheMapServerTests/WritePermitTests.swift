@@ -12,7 +12,7 @@ import Testing
 
     /// The operator's acts are the operator's alone; an account is deleted by itself; anyone signs up.
     @Test func theRuleIssuesPermitsAsDocsAccessSays() throws {
-        let operatorsOwn: [WriteAct] = [.setRole(key: "ada"), .setSuspended(key: "ada"), .setPassword(key: "ada"), .importLocations, .fillSynthetic]
+        let operatorsOwn: [WriteAct] = [.setRole(key: "ada"), .setSuspended(key: "ada"), .setPassword(key: "ada"), .importLocations, .fillSynthetic, .restoreDatabase(from: "/backups/class.sqlite")]
         for act in operatorsOwn {
             for caller in [Caller.anonymous, .openWriter, Self.ada, Self.moderator] {
                 #expect(throws: AccessRefusal.self, "\(act) by \(caller)") { try Access.permit(act, by: caller) }

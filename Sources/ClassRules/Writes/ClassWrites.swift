@@ -150,6 +150,19 @@ package struct ClassWrites: Sendable {
         try await storage.fillSynthetic(count: count)
     }
 
+    /// Replaces the whole database with the backup file at `path` (the operator's `restore`),
+    /// unless it is not empty and `replacingNonEmpty` is false (`.notEmpty`, nothing written).
+    /// Audited — who, the file, what it held — in the restored database, by the write that makes
+    /// it live; that write also tells every instance to reload (the change log's `reload`).
+    package func restoreDatabase(from path: String, replacingNonEmpty: Bool, _ permit: WritePermit, now: Date = Date())
+        async throws -> RestoreOutcome
+    {
+        _ = try permitted(permit, for: .restoreDatabase(from: path))
+        return try await storage.restore(from: path, replacingNonEmpty: replacingNonEmpty) { counts in
+            AuditLog.entry(actor: AuditLog.operator, action: "restore", target: path, reason: "\(counts)", now: now)
+        }
+    }
+
     // MARK: Accounts
 
     /// A new account: with `invite` (a code's hash) one use of it is taken in the same

@@ -22,6 +22,8 @@ package enum WriteAct: Sendable, Hashable {
     case importLocations
     /// Synthetic rows (the operator's benchmark seed).
     case fillSynthetic
+    /// The whole database replaced by this backup file (the operator's `restore`).
+    case restoreDatabase(from: String)
 }
 
 /// The proof that the rule allowed `caller` one act. Only `Access.permit(_:by:)` makes one (the
@@ -44,7 +46,7 @@ extension Access {
     /// Decides whether `caller` may do `act`: the permit the write path takes, or the refusal.
     /// The API's acts follow the table of Docs/Access.md (`checkCreate`, `requiredOwner`,
     /// `checkModerate`; an account is deleted by itself); the operator's acts (role, suspension,
-    /// password, import, synthetic rows) are the operator's alone; anyone may create an account
+    /// password, import, synthetic rows, restore) are the operator's alone; anyone may create an account
     /// (sign-up: the API's own checks, invites and the storage's unique e-mail decide the rest).
     /// What the permit cannot know ahead — whether the row exists, is visible to the caller, is
     /// the caller's — `ClassWrites` checks in the write.
@@ -59,7 +61,7 @@ extension Access {
                 throw .forbidden("Only the account itself may do this: send its session.")
             }
         case .createAccount: break
-        case .setRole, .setSuspended, .setPassword, .importLocations, .fillSynthetic:
+        case .setRole, .setSuspended, .setPassword, .importLocations, .fillSynthetic, .restoreDatabase:
             guard caller.isOperator else { throw .forbidden("Only the operator may do this.") }
         }
         return WritePermit(act: act, caller: caller)

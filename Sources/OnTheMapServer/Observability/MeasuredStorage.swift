@@ -148,6 +148,11 @@ struct MeasuredStorage: WritableStorage {
     func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double) {
         try await measure("count_write") { try await base.countWrite(accountKey: accountKey, now: now, window: window) }
     }
+    func restore(from path: String, replacingNonEmpty: Bool, audit: @Sendable (DatabaseCounts) -> AuditEntry) async throws
+        -> RestoreOutcome
+    {
+        try await measure("restore") { try await base.restore(from: path, replacingNonEmpty: replacingNonEmpty, audit: audit) }
+    }
     func auditEntries(since: String?) async throws -> [AuditEntry] {
         try await measure("audit") { try await base.auditEntries(since: since) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ServerConfig
+import ServerStorage
 import UserFiles
 
 #if canImport(Glibc)
@@ -14,6 +15,12 @@ import UserFiles
 public enum SQLiteBackup {
     /// What a database file holds.
     public struct Contents: Sendable, Equatable, CustomStringConvertible {
+        public init(locations: Int, accounts: Int, sessions: Int) {
+            self.locations = locations
+            self.accounts = accounts
+            self.sessions = sessions
+        }
+
         public var locations: Int
         public var accounts: Int
         public var sessions: Int
@@ -107,9 +114,11 @@ public enum SQLiteBackup {
     }
 
     /// Replaces the database `configuration` names with the backup at `path`, after checking the
-    /// backup (`check`) and, unless `force`, that the database is empty (no location and no
-    /// account); the restored database is then migrated to this version's schema. Returns what
-    /// it now holds. Stop the server first: a running server would keep its caches.
+    /// backup (`check`); a database that holds a location or an account only when `force`. The
+    /// replacing is an act of the one write path (`ServerDatabase.restore`, the operator's permit):
+    /// the backup is brought to this version's schema, audited and given the change log's
+    /// `reload` entry before its pages go in, so running servers drop their caches and LiveQuery
+    /// sockets. Returns what the database now holds.
     public static func restore(_ configuration: ServerConfiguration, from path: String, force: Bool) async throws
         -> Contents
     {
@@ -120,42 +129,28 @@ public enum SQLiteBackup {
                 + "(Docs/Operations.md, Backups).")
         _ = try check(path)
         if sameFile(path, target) { throw Refusal(description: "\(path) is the database itself.") }
-        // Opening through the server's own storage creates the folder and file with its modes
-        // and the schema, so an absent database counts as empty.
-        let current = try await ServerDatabase.open(configuration)
-        await current.close()
-        let before = try contents(ofFile: target)
-        if !force, before.locations > 0 || before.accounts > 0 {
+        // Opened through the server's own storage: an absent database is created with the
+        // folder's and file's modes and the schema, and counts as empty.
+        let database = try await ServerDatabase.open(configuration)
+        let outcome: RestoreOutcome
+        do {
+            outcome = try await database.restore(from: URL(fileURLWithPath: path).standardizedFileURL.path, force: force)
+        } catch {
+            await database.close()
+            throw error
+        }
+        await database.close()
+        switch outcome {
+        case .notEmpty(let before):
             throw Refusal(
                 description: "\(target) is not empty (\(before)); restoring would replace it. "
-                    + "Stop the server, back it up if it matters, then run restore again with --force.")
+                    + "Back it up if it matters, then run restore again with --force.")
+        case .restored:
+            return try check(target)
         }
-        try copy(path, over: target)
-        // A backup from an older version gets this version's migrations.
-        let restored = try await ServerDatabase.open(configuration)
-        await restored.close()
-        return try check(target)
     }
 
     // MARK: -
-
-    private static func contents(ofFile path: String) throws -> Contents {
-        let queue = try DatabaseQueue(path: path, configuration: readOnly())
-        defer { try? queue.close() }
-        return try queue.read { try contents($0) }
-    }
-
-    /// The backup API the other way round: every page of `source` over `target`, in one write
-    /// transaction of `target`.
-    private static func copy(_ source: String, over target: String) throws {
-        var writing = Configuration()
-        writing.busyMode = .timeout(10)
-        let backup = try DatabaseQueue(path: source, configuration: readOnly())
-        let live = try DatabaseQueue(path: target, configuration: writing)
-        try backup.backup(to: live)
-        try backup.close()
-        try live.close()
-    }
 
     private static func sqlitePath(_ configuration: ServerConfiguration, refusal: String) throws -> String {
         switch configuration.database {

@@ -19,6 +19,9 @@ package struct LoggedChange: Sendable, Hashable {
         /// Rows were added that no subscriber is told of one by one (`fillSynthetic`): what was
         /// read before is out of date.
         case refresh
+        /// The whole database was replaced (`restore`): everything read before — caches,
+        /// subscriptions, the callers of sockets — is of another database.
+        case reload
     }
 
     package init(seq: Int64, change: Change) {
@@ -39,6 +42,8 @@ package struct LoggedChange: Sendable, Hashable {
             change = .account(key: subject)
         case ChangeLogSQL.refreshKind:
             change = .refresh
+        case ChangeLogSQL.reloadKind:
+            change = .reload
         default:
             return nil
         }

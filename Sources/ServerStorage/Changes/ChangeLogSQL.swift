@@ -10,6 +10,11 @@ package enum ChangeLogSQL {
     static let locationKind = "location"
     static let accountKind = "account"
     static let refreshKind = "refresh"
+    static let reloadKind = "reload"
+    /// How far above the higher of the two logs' ends (the live database's, read just before the
+    /// copy, and the backup's) a restore numbers its `reload` entry: a write another instance
+    /// commits in the moment between that read and the copy cannot carry a follower past it.
+    package static let reloadMargin: Int64 = 1_000_000
     /// PostgreSQL's channel: every logging transaction notifies it once (payload folded), so that
     /// every instance reads the log at once instead of at its next poll.
     package static let channel = "change_log"
@@ -37,6 +42,14 @@ package enum ChangeLogSQL {
         [
             "DELETE FROM change_log WHERE seq > \(p(1))",
             "INSERT INTO change_log (at, kind, subject) VALUES (\(now), '\(refreshKind)', '')",
+        ]
+    }
+    /// The one entry a restored database's log holds (`restore`): numbered `p(1)`, above every
+    /// number any instance has read, so every follower reads it and then follows the restored log.
+    package static func reload(_ p: (Int) -> String, now: String) -> [String] {
+        [
+            "DELETE FROM change_log",
+            "INSERT INTO change_log (seq, at, kind, subject) VALUES (\(p(1)), \(now), '\(reloadKind)', '')",
         ]
     }
     package static let sqliteNowExpression = sqliteNow

@@ -48,6 +48,12 @@ package final class SQLiteStorage: WritableStorage {
     }
 
     package func migrate() async throws {
+        try Self.migrator.migrate(pool)
+    }
+
+    /// This version's schema, step by step: the live database's, and a backup's before it is
+    /// restored (`restore(from:replacingNonEmpty:audit:)`).
+    static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(
@@ -101,7 +107,7 @@ package final class SQLiteStorage: WritableStorage {
         migrator.registerMigration("v6-change-log") { db in
             for statement in ChangeLogSQL.sqlite { try db.execute(sql: statement) }
         }
-        try migrator.migrate(pool)
+        return migrator
     }
 
     // MARK: Locations

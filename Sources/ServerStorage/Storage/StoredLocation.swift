@@ -174,9 +174,9 @@ package struct AuditEntry: Sendable, Hashable {
     package var at: String
     /// An account key, or `operator` for the command line.
     package var actor: String
-    /// `hide`, `unhide`, `delete-location`, `role`, `suspend`, `unsuspend`, `delete-account`.
+    /// `hide`, `unhide`, `delete-location`, `role`, `suspend`, `unsuspend`, `delete-account`, `restore`.
     package var action: String
-    /// A row's objectId or an account's key.
+    /// A row's objectId, an account's key, or (`restore`) the backup file.
     package var target: String
     package var reason: String?
 

@@ -60,4 +60,50 @@ package protocol WritableStorage: ServerStorage {
     /// upsert, shared by every instance); returns the writes counted in the window, this one
     /// included, and when the window started (seconds since 1970).
     func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double)
+
+    // MARK: The whole database
+
+    /// Replaces the whole database with the backup file at `path` (the operator's `restore`),
+    /// unless it holds a location or an account and `replacingNonEmpty` is false (then nothing is
+    /// written and the counts are returned). The backup is brought to this version's schema and
+    /// given `audit(counts)` — what it holds — and one `reload` entry of the change log, numbered
+    /// above both logs, before its pages replace the database's in one write transaction: the
+    /// restored data, its audit entry and the signal to every instance become live together.
+    /// SQLite only: PostgreSQL throws `RestoreUnsupported` (pg_restore is its restore).
+    func restore(from path: String, replacingNonEmpty: Bool, audit: @Sendable (DatabaseCounts) -> AuditEntry) async throws
+        -> RestoreOutcome
+}
+
+/// What a database holds, counted.
+package struct DatabaseCounts: Sendable, Hashable, CustomStringConvertible {
+    package var locations: Int
+    package var accounts: Int
+    package var sessions: Int
+
+    package init(locations: Int, accounts: Int, sessions: Int) {
+        self.locations = locations
+        self.accounts = accounts
+        self.sessions = sessions
+    }
+
+    /// "42 locations, 40 accounts and 37 sessions".
+    package var description: String {
+        "\(locations) location\(locations == 1 ? "" : "s"), \(accounts) account\(accounts == 1 ? "" : "s") "
+            + "and \(sessions) session\(sessions == 1 ? "" : "s")"
+    }
+}
+
+/// How `WritableStorage.restore` went.
+package enum RestoreOutcome: Sendable, Hashable {
+    /// The database now holds the backup: these.
+    case restored(DatabaseCounts)
+    /// Nothing was written: the database holds these, and replacing it was not asked for.
+    case notEmpty(DatabaseCounts)
+}
+
+/// A storage that is not restored from a file (PostgreSQL: `pg_restore`).
+package struct RestoreUnsupported: Error, CustomStringConvertible {
+    package var description: String
+
+    package init(_ description: String) { self.description = description }
 }
