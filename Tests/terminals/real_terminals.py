@@ -240,22 +240,24 @@ def crop_xwd(blob, box):
     header_size, width, height = fields[0], fields[4], fields[5]
     byte_order, bits_per_pixel, bytes_per_line = fields[7], fields[11], fields[12]
     masks, colours = fields[14:17], fields[19]
-    if bits_per_pixel != 32:
-        raise RuntimeError(f"xwd: {bits_per_pixel} bits a pixel (the harness reads 32)")
+    if bits_per_pixel not in (24, 32):
+        raise RuntimeError(f"xwd: {bits_per_pixel} bits a pixel (the harness reads 24 or 32)")
+    stride = bits_per_pixel // 8
     x, y, w, h = clip(box, width, height)
     start = header_size + colours * 12
-    # Byte i of a pixel in the dump holds the bits of shift 8*i (LSBFirst) or 24-8*i (MSBFirst).
+    # Byte i of a pixel in the dump holds the bits from 8*i up (LSBFirst), or the other way round.
     def byte_of(mask):
         shift = (mask & -mask).bit_length() - 1
-        return shift // 8 if byte_order == 0 else 3 - shift // 8
+        return shift // 8 if byte_order == 0 else stride - 1 - shift // 8
     red, green, blue = (byte_of(mask) for mask in masks)
     out = bytearray(w * h * 3)
     for row in range(h):
-        line = blob[start + (y + row) * bytes_per_line + x * 4:start + (y + row) * bytes_per_line + (x + w) * 4]
+        first = start + (y + row) * bytes_per_line + x * stride
+        line = blob[first:first + w * stride]
         offset = row * w * 3
-        out[offset:offset + w * 3:3] = line[red::4]
-        out[offset + 1:offset + w * 3:3] = line[green::4]
-        out[offset + 2:offset + w * 3:3] = line[blue::4]
+        out[offset:offset + w * 3:3] = line[red::stride]
+        out[offset + 1:offset + w * 3:3] = line[green::stride]
+        out[offset + 2:offset + w * 3:3] = line[blue::stride]
     return Shot(bytes(out), w, h)
 
 
@@ -293,6 +295,27 @@ def ocr(shot, box, work, lines=1, label="ocr", scale=300):
     result = run(["tesseract", out, "-", "--psm", "7" if lines == 1 else "6", "-l", "eng"], timeout=60)
     os.unlink(out)
     return result.stdout.decode(errors="replace").strip()
+
+
+def ocr_rows(shot, boxes, work, scale=300):
+    """tesseract's reading of each box (one line of text each) in one call: the boxes cropped,
+    each made dark text on light, stacked with a gap, read as a block; [text] per box, matched
+    to the lines read in order (a line tesseract drops reads as "")."""
+    args = [CONVERT, shot.ppm]
+    for box in boxes:
+        x, y, w, h = clip(box, shot.width, shot.height)
+        counter = shot.counts((x, y, w, h), step=2)
+        mean = sum(luminance(c) * n for c, n in counter.items()) / max(1, sum(counter.values()))
+        args += ["(", "-clone", "0", "-gravity", "northwest", "-crop", f"{w}x{h}+{x}+{y}", "+repage", "-colorspace", "Gray"]
+        args += (["-negate"] if mean < 128 else []) + ["-normalize", "-background", "white", "-gravity", "south",
+                                                       "-splice", "0x8", ")"]
+    out = os.path.join(work, f"rows-{time.time_ns()}.png")
+    args += ["-delete", "0", "-gravity", "northwest", "-background", "white", "-append", "-resize", f"{scale}%",
+             "-bordercolor", "white", "-border", "12", out]
+    run(args)
+    result = run(["tesseract", out, "-", "--psm", "6", "-l", "eng"], timeout=60)
+    os.unlink(out)
+    return [line.strip() for line in result.stdout.decode(errors="replace").splitlines() if line.strip()]
 
 
 class Grid:
@@ -680,7 +703,7 @@ class XDriver(Driver):
             os.close(descriptor)
 
     exposes = False
-    steady = 0.5  # seconds two equal screenshots must lie apart
+    steady = 0.35  # seconds two equal screenshots must lie apart
 
     def expose(self):
         """Makes the X server tell every window it must be drawn again (xrefresh), as a window
@@ -927,7 +950,7 @@ class Session:
     def __init__(self, args, terminal, background, twins, work):
         self.args, self.terminal, self.background = args, terminal, background
         self.cols, self.rows = geometry_of(terminal, args)
-        self.twin = twins.get((self.cols, self.rows))
+        self.twin_run = twins.get((self.cols, self.rows))  # a Future: the twin runs beside the terminals
         self.bg, self.fg = (rgb(c) for c in BACKGROUNDS[background])
         self.work = tempfile.mkdtemp(prefix=f"{terminal}-{background}-", dir=work)
         self.result = Result(terminal, background)
@@ -981,6 +1004,10 @@ class Session:
         """Starts the terminal; (its window, None) or (None, why not)."""
         path = os.path.join(self.work, f"terminal-{attempt}.log")
         log = open(path, "w")
+        if self.terminal in STEADY and os.geteuid() == 0:
+            # Ahead of the other terminals for the CPU, as a person's terminal has the machine to
+            # itself (its shell and the app inherit it).
+            argv = ["nice", "-n", "-5", *argv]
         self.process = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.time() + self.args.start_timeout
         while time.time() < deadline and self.process.poll() is None:
@@ -1152,8 +1179,17 @@ class Session:
         if step == "14-resumed" and "fg-skipped" in self.flags:
             seen.append("the app was not stopped: fg not typed")
         shot = self.driver.settle()
-        save(shot, os.path.join(self.work, "latest.png"), self.work)
         grid = find_grid(shot, cols, rows, self.bg)
+        # A terminal's cells keep their size: a grid of another cell size was found on a
+        # screenshot taken while the terminal still laid out a resize. Look again, a few times.
+        for _ in range(4):
+            if grid is None or self.grid is None or (abs(grid.cell_w - self.grid.cell_w) < 0.6
+                                                     and abs(grid.cell_h - self.grid.cell_h) < 1.5):
+                break
+            time.sleep(0.5)
+            shot = self.driver.settle()
+            grid = find_grid(shot, cols, rows, self.bg)
+        save(shot, os.path.join(self.work, "latest.png"), self.work)
         if grid is None:
             problems.append("no footer bar found (reverse video on the last row): cannot place the cells")
             return problems, seen, shot
@@ -1235,7 +1271,7 @@ class Session:
         """Each data row's name (the twin's, from column 2): read by tesseract, and its text far
         enough from its background (WCAG contrast ratio of the cell's two main colours >= 3)."""
         name_width = max(10, cols * 20 // 100)
-        unreadable, misread, rows_seen = [], [], 0
+        unreadable, misread, rows_seen, names = [], [], 0, []
         for row in range(4, rows - 2):
             if row >= len(lines):
                 break
@@ -1251,10 +1287,13 @@ class Session:
             ratio = contrast_ratio(text, background) if text else 1.0
             if ratio < 3:
                 unreadable.append(f"row {row} {name!r}: text {text} on {background} (contrast {ratio:.1f})")
-            read = ocr(shot, self.grid.box(2, row, name_width, 1), self.work)
-            score, _ = word_match(name, read)
-            if score < 0.5:
-                misread.append(f"{name!r}→{read!r}")
+            names.append((name, self.grid.box(2, row, name_width, 1)))
+        # Read in one tesseract call; each name must be on a line read near its own place.
+        read = ocr_rows(shot, [box for _, box in names], self.work)
+        for index, (name, _) in enumerate(names):
+            near_lines = read[max(0, index - 3):index + 4]
+            if not any(word_match(name, line)[0] >= 0.5 for line in near_lines):
+                misread.append(f"{name!r}→{read[index] if index < len(read) else ''!r}")
         seen.append(f"table: {rows_seen} rows; {len(unreadable)} with too little contrast; {len(misread)} names misread")
         if unreadable:
             problems.append(f"Table rows unreadable ({len(unreadable)} of {rows_seen}): " + "; ".join(unreadable[:3])
@@ -1271,6 +1310,11 @@ class Session:
             self.result.skip(str(skip))
             self.close()
             return self.result
+        except Exception:
+            self.result.step("start", ["harness error: " + traceback.format_exc().strip().splitlines()[-1]], [], None)
+            traceback.print_exc()
+            self.close()
+            return self.result
         try:
             for step in STEPS:
                 state = {}
@@ -1278,7 +1322,8 @@ class Session:
                 def shoot(step=step):
                     frames = self.home.frames()
                     cols, rows = frames[-1][1] if frames else (self.cols, self.rows)
-                    twin = self.twin  # the same steps from the same size: its screen after this step
+                    # The same steps from the same size: its screen after this step.
+                    twin = self.twin_run.result() if self.twin_run else None
                     state["look"] = self.look(step, twin.screens.get(step) if twin else None, cols, rows)
                     return state["look"]
                 try:
@@ -1455,20 +1500,28 @@ def main():
     else:
         for terminal in terminals:
             print(f"# {terminal}: {version_of(terminal) or 'not installed'}", flush=True)
-        twins = {}
-        for geometry in sorted({geometry_of(terminal, args) for terminal in terminals}):
-            twin = twins[geometry] = Twin(work, args.app, args.app_arg, *geometry)
+        def twin_at(geometry):
+            twin = Twin(work, args.app, args.app_arg, *geometry)
             if twin.error:
                 print(f"# the tmux twin at {geometry}: stopped: {twin.error} (checks that need its text fail)", flush=True)
             for note in twin.notes:
                 print(f"# the tmux twin at {geometry}: {note}", flush=True)
+            return twin
+        geometries = sorted({geometry_of(terminal, args) for terminal in terminals})
+        twin_pool = concurrent.futures.ThreadPoolExecutor(max_workers=len(geometries))
+        twins = {geometry: twin_pool.submit(twin_at, geometry) for geometry in geometries}
         pairs = [(terminal, background) for terminal in terminals for background in backgrounds]
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            running = [pool.submit(Session(args, terminal, background, twins, work).run)
-                       for terminal, background in pairs]
-            for future in concurrent.futures.as_completed(running):
+        # A slow terminal (kitty on softpipe) runs one at a time, in a lane of its own beside the
+        # others: two at once drew so slowly that the app's graphics query went unanswered.
+        slow = [pair for pair in pairs if pair[0] in STEADY]
+        lanes = max(1, args.jobs - 1) if slow and len(slow) < len(pairs) else max(1, args.jobs)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as slow_lane, \
+                concurrent.futures.ThreadPoolExecutor(max_workers=lanes) as pool:
+            running = {pair: (slow_lane if pair in slow else pool).submit(Session(args, *pair, twins, work).run)
+                       for pair in pairs}
+            for future in concurrent.futures.as_completed(running.values()):
                 report(future.result())
-            results = [future.result() for future in running]  # the summary in the matrix's order
+            results = [running[pair].result() for pair in pairs]  # the summary in the matrix's order
     passed = sum(r.status == "PASS" for r in results)
     failed = sum(r.status == "FAIL" for r in results)
     skipped = sum(r.status == "SKIP" for r in results)
