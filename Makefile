@@ -5,7 +5,7 @@
 SWIFT ?= swift
 # libcurl4-openssl-dev: its headers for CCurl (libcurl itself is loaded on the first https://).
 APT_PACKAGES := git pkg-config libsqlite3-dev libncurses-dev libqrencode-dev libcurl4-openssl-dev nettle-dev libpng-dev libpq-dev
-TEST_APT_PACKAGES := tmux python3 postgresql lintian man-db dpkg-dev openssl libchafa0 libsixel-bin
+TEST_APT_PACKAGES = tmux python3 postgresql lintian man-db dpkg-dev openssl libchafa0 libsixel-bin $(TERMINAL_APT_PACKAGES)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
@@ -18,7 +18,8 @@ deps:
 	@$(call install_missing,$(APT_PACKAGES))
 
 ## test-deps: and those only the tests need (the end-to-end suite's tmux, the PostgreSQL suite's
-## server, the packaging test's dpkg-dev, lintian and man-db, the TLS tests' openssl).
+## server, the packaging test's dpkg-dev, lintian and man-db, the TLS tests' openssl, the real
+## terminals, Xvfb, xdotool, ImageMagick and tesseract of Tests/terminals).
 test-deps: deps
 	@$(call install_missing,$(TEST_APT_PACKAGES))
 
@@ -47,9 +48,10 @@ run: deps
 	"$(BIN)/onthemap"
 
 ## test: unit and integration tests (real servers on loopback; the storage suite on SQLite and
-## on a throwaway PostgreSQL cluster), then the end-to-end suite, then the packaging test.
+## on a throwaway PostgreSQL cluster), then the end-to-end suite, then the packaging test and,
+## beside it, the release app in real terminals (Tests/terminals).
 test: test-deps
-	bash scripts/test-all.sh "$(SWIFT)" "$(MAKE)" "$(BIN)" "$(RELEASE_LOG)"
+	bash scripts/test-all.sh "$(SWIFT)" "$(MAKE)" "$(BIN)" "$(RELEASE_LOG)" "$(RELEASE_SCRATCH)"
 
 ## test-packages: `make deb`, then lintian (no errors) and the unpacked programs, man pages and
 ## completions (scripts/test-packages.sh).
@@ -59,14 +61,13 @@ test-packages: deb
 
 ## test-terminals: the installed app (the release build) in real terminals under Xvfb — xterm
 ## -ti vt340, kitty, mlterm, konsole, alacritty, each on a dark and a light background — read from
-## screenshots, pixels and OCR (Tests/terminals/README.md). About 17 minutes, and the terminals'
-## packages are large, so it is not a part of `make test` while the build takes most of CI's half
-## hour (Docs/Benchmarks.md, "make test on a fresh root"). A terminal that cannot start is SKIP.
-TERMINAL_APT_PACKAGES := xvfb x11-apps x11-utils xdotool imagemagick tesseract-ocr tesseract-ocr-eng tmux \
+## screenshots, pixels and OCR (Tests/terminals/README.md); `make test` runs it beside the
+## packaging test. A terminal that cannot start is SKIP, and a SKIP fails `make test`.
+TERMINAL_APT_PACKAGES := xvfb x11-apps x11-utils x11-xserver-utils xdotool imagemagick tesseract-ocr tesseract-ocr-eng tmux \
 	fonts-dejavu-core ncurses-term libgl1-mesa-dri xterm kitty mlterm alacritty konsole
 test-terminals: release
 	@$(call install_missing,$(TERMINAL_APT_PACKAGES))
-	python3 Tests/terminals/real_terminals.py "$(RELEASE_BIN)/onthemap"
+	python3 Tests/terminals/real_terminals.py "$(RELEASE_BIN)/onthemap" --jobs 3
 
 ## release: the release build that `make install` and `make deb` ship and every benchmark
 ## measures — both executables, the Swift runtime and Foundation linked statically so that they

@@ -324,13 +324,15 @@ run_make_test() {  # run_make_test N
     grep '^Stopping what was left' "$log" || true
     current_log=""
     read -ra phases <<<"$(phase_seconds "$log" "$started" "$ended")"
-    local e2e packages
+    local e2e packages terminals
     e2e=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
     packages=$(grep -E '^packages: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
     packages=${packages#packages: }
-    results+=("$(printf '%-4s %-6s %9s  %6s %7s %11s %6s %9s %8s   %-38s %-20s %s' "$1" "$result" \
+    terminals=$(grep -E '^terminals: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -n 1 || true)
+    terminals=${terminals#terminals: }
+    results+=("$(printf '%-4s %-6s %9s  %6s %7s %11s %6s %9s %8s   %-38s %-20s %-20s %s' "$1" "$result" \
         "$(minutes $((ended - started)))" "${phases[@]}" "$(swift_test_count "$log")" \
-        "${e2e:--}" "${packages:--}")")
+        "${e2e:--}" "${packages:--}" "${terminals:--}")")
     echo "Run $1: $result in $(minutes $((ended - started)))"
     if [ "$result" = FAIL ]; then
         echo "The end of $log:"
@@ -443,11 +445,12 @@ $make_run && scripted_make_run
 echo
 echo "== Fresh-root figures ($(git -C "$repo" log -1 --format=%h "$commit"); base $base_figures; logs in $logs)"
 if [ "$runs" -gt 0 ]; then
-    printf '%-4s %-6s %9s  %6s %7s %11s %6s %9s %8s   %-38s %-20s %s\n' run result "make test" deps build \
-        swift-tests e2e "sp-tests" packages "Swift tests" e2e packages
+    printf '%-4s %-6s %9s  %6s %7s %11s %6s %9s %8s   %-38s %-20s %-20s %s\n' run result "make test" deps build \
+        swift-tests e2e "sp-tests" packages "Swift tests" e2e packages terminals
     printf '%s\n' "${results[@]}"
     echo "(make test's wall time in m:ss; its phases in seconds, from scripts/test-all.sh's \"== phase\" lines;"
-    echo " swift-tests: the parallel and command-line passes; sp-tests: the server-process pass, after the release build)"
+    echo " swift-tests: the parallel and command-line passes; sp-tests: the server-process pass, after the release build;"
+    echo " packages: the packaging test and, beside it, the real terminals)"
 fi
 $make_run && echo "make run: $make_run_result"
 echo "Nothing is left mounted under $root."

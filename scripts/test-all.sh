@@ -3,7 +3,7 @@
 # EPOCH" line (scripts/fresh-root-check.sh times the phases from them). Stops at the first step
 # that fails.
 #
-#   scripts/test-all.sh SWIFT MAKE DEBUG_BIN_DIR RELEASE_LOG
+#   scripts/test-all.sh SWIFT MAKE DEBUG_BIN_DIR RELEASE_LOG RELEASE_SCRATCH
 #
 # The release build that the packaging test needs runs beside the rest from the start: a release
 # module is optimised whole, on one thread, so the debug build, then the parallel and
@@ -11,9 +11,11 @@
 # Swift passes beside two CPU hogs: scripts/stress-swift-pass.sh; the tmux flows wait for what
 # they expect on the screen) — use the core it leaves idle. The server-process pass, whose tests
 # load the machine on purpose and measure answer times, waits until it has finished, and so runs
-# with nothing else beside it; then the packaging test, which needs the release build.
+# with nothing else beside it; then the packaging test, which needs the release build, and
+# beside it the release app in real terminals under Xvfb (Tests/terminals: the harness waits
+# for each frame, and the packaging test only builds and reads files).
 set -uo pipefail
-swift=$1 make=$2 bin=$3 release_log=$4
+swift=$1 make=$2 bin=$3 release_log=$4 release_scratch=$5
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 
@@ -56,4 +58,21 @@ ONTHEMAP_TEST_REQUIRE_POSTGRES=1 bash scripts/with-postgres.sh bash scripts/swif
     || fail "the server-process Swift pass failed"
 
 phase packages
-"$make" test-packages || fail "the packaging test failed"
+release_bin=$("$swift" build $RELEASE_FLAGS --show-bin-path)
+terminals_log=$release_scratch/terminals.log
+python3 Tests/terminals/real_terminals.py "$release_bin/onthemap" --jobs 3 --shots "$release_scratch/terminal-shots" \
+    >"$terminals_log" 2>&1 &
+terminals=$!
+"$make" test-packages
+packaged=$?
+wait "$terminals"
+shown=$?
+cat "$terminals_log"
+summary=$(tail -n 1 "$terminals_log")
+echo "terminals: $summary"
+[ "$packaged" -eq 0 ] || fail "the packaging test failed"
+[ "$shown" -eq 0 ] || fail "the real-terminal test failed (screenshots in $release_scratch/terminal-shots)"
+case $summary in
+*" 0 skipped") ;;
+*) fail "a terminal could not start (make test installs every one: Tests/terminals/README.md)" ;;
+esac
