@@ -181,18 +181,12 @@ public final class NCursesBackend: Backend {
         for (id, shown) in shownPictures where wanted[id]?.rect != shown.rect { removePicture(id) }
         // A cell that becomes a hole (an overlay opens over a Sixel picture) keeps the old
         // picture's pixels until text is written there, and curses writes only the cells it
-        // thinks changed — not a blank over a blank.
-        //
-        // Written over (or erased by ECH), the pixels still stay in xterm's store of the
-        // picture, and come back in every blank cell of the overlay when the window is next
-        // exposed (another window moved off it); only clearing the screen takes them out. So
-        // the whole screen is cleared and written again, and the picture sent again in pieces.
-        if graphics?.imageProtocol != .kitty,
-            pictures.contains(where: { picture in shownPictures[picture.id].map { $0.holes != picture.holes } == true })
-        {
-            lastFrame = nil
-            clearok(otm_stdscr(), true)
-            shownPictures.removeAll()
+        // thinks changed — not a blank over a blank. So the rows of a picture whose holes changed
+        // are written whole, and the picture, sent again after them, covers all but its holes.
+        if graphics?.imageProtocol != .kitty {
+            for picture in pictures where shownPictures[picture.id].map({ $0.holes != picture.holes }) == true {
+                wredrawln(otm_stdscr(), Int32(picture.rect.y), Int32(picture.rect.height))
+            }
         }
         drawCells(buffer)
         for picture in pictures where picture != shownPictures[picture.id] { send(picture) }

@@ -510,20 +510,6 @@ def sixel_pictures():
         sea, share = sea_of(rows)
         # Sixel's palette is in percent: the dark sea (14, 18, 26) within a step.
         assert all(abs(got - want) <= 4 for got, want in zip(sea, (14, 18, 26))) and share > 0.4, (sea, share)
-        # An overlay over the picture: xterm keeps a Sixel picture's pixels under text written
-        # over them, and draws them again in the overlay's blank cells when the window is next
-        # exposed; only clearing the screen takes them out. Then the picture in pieces around it.
-        mark = app.mark()
-        app.send("?")
-        app.wait(lambda output: b"Keys" in output[mark:] and sixel_images(output[mark:]), what="the help over the map")
-        cleared = app.output.find(b"\x1b[2J", mark)
-        assert 0 <= cleared < app.output.find(b"Keys", mark), "the screen is cleared before the help is drawn"
-        app.send("\x1b")
-
-        def cleared_and_sent_again(output):
-            again = output.find(b"\x1b[2J", cleared + 4)
-            return again >= 0 and sixel_images(output[again:])
-        app.wait(cleared_and_sent_again, what="the screen cleared and the picture sent whole when the help closes")
         mark = app.mark()
         app.send("2")
         app.wait(lambda output: b"\x1b[2J" in output[mark:], what="the screen written again on Table")
