@@ -382,8 +382,11 @@ KITTY_GL = {"LIBGL_ALWAYS_SOFTWARE": "1", "GALLIUM_DRIVER": os.environ.get("OTM_
 
 def terminal_command(name, home, cols, rows, bg, fg, title, shell):
     """(argv, extra environment, description) to start terminal `name` running `shell`."""
-    if name in ("xterm", "xterm-biggraphics"):
-        argv = ["xterm", "-ti", "vt340", "-fa", "DejaVu Sans Mono", "-fs", "10", "-geometry", f"{cols}x{rows}+0+0",
+    if name in ("xterm", "xterm-biggraphics", "xterm-fixed"):
+        # DejaVu Sans Mono 10 as the others (1280 pixels wide: over xterm's default 1000-pixel
+        # limit); xterm-fixed: xterm's own bitmap font, 6x13.
+        font = [] if name == "xterm-fixed" else ["-fa", "DejaVu Sans Mono", "-fs", "10"]
+        argv = ["xterm", "-ti", "vt340", *font, "-geometry", f"{cols}x{rows}+0+0",
                 "-bg", bg, "-fg", fg, "-title", title]
         if name == "xterm-biggraphics":  # the limit raised: not a default resource
             argv += ["-xrm", "XTerm*maxGraphicSize: 4096x4096", "-xrm", "XTerm*numColorRegisters: 256"]
@@ -457,9 +460,12 @@ CursorShape=0
     raise ValueError(f"unknown terminal {name}")
 
 
-# Terminals that, under Xvfb here, do not always draw a change until their window is exposed:
-# kitty 0.26.5 (`--control kitty-holes`: a picture sent again stays unseen until then).
-REPAINTS_ONLY_WHEN_EXPOSED = {"kitty"}
+# Terminals whose window is exposed (xrefresh) before each screenshot, as when another window
+# moves off it: kitty 0.26.5 under Xvfb does not always draw a change until then
+# (`--control kitty-holes`). OTM_EXPOSE=all exposes every terminal: xterm then draws again, in an
+# overlay's blank cells, the Sixel pixels it keeps under text written over them (Docs/Terminals.md).
+EXPOSED = {"kitty"} if os.environ.get("OTM_EXPOSE") != "all" else {"xterm", "xterm-fixed", "xterm-biggraphics", "kitty",
+                                                                   "mlterm", "konsole", "alacritty"}
 
 # Terminals slow to take in a frame: kitty on softpipe reads the app's output at once (the pty is
 # empty) but can spend over a second decoding a picture before it draws what came after.
@@ -478,10 +484,10 @@ def geometry_of(terminal, args):
     return args.cols, args.rows
 
 
-TERMINAL_BINARY = {"xterm": "xterm", "xterm-biggraphics": "xterm", "kitty": "kitty", "mlterm": "mlterm",
+TERMINAL_BINARY = {"xterm": "xterm", "xterm-biggraphics": "xterm", "xterm-fixed": "xterm", "kitty": "kitty", "mlterm": "mlterm",
                    "alacritty": "alacritty", "konsole": "konsole"}
 # What the map should be in each: a picture (the protocol the app should find) or Braille.
-EXPECTED = {"xterm": "sixel", "xterm-biggraphics": "sixel", "kitty": "kitty", "mlterm": "sixel",
+EXPECTED = {"xterm": "sixel", "xterm-biggraphics": "sixel", "xterm-fixed": "sixel", "kitty": "kitty", "mlterm": "sixel",
             "konsole": "picture", "alacritty": "braille"}
 DEFAULT_TERMINALS = ["xterm", "kitty", "mlterm", "konsole", "alacritty"]
 
@@ -993,7 +999,7 @@ class Session:
         if window is None:
             raise SkipTerminal(f"{self.terminal} cannot start here: " + "; then ".join(failures))
         self.driver = XDriver(self.home, self.display.name, window, lambda: self.grid)
-        self.driver.exposes = self.terminal in REPAINTS_ONLY_WHEN_EXPOSED
+        self.driver.exposes = self.terminal in EXPOSED
         self.driver.steady = STEADY.get(self.terminal, self.driver.steady)
         # The shell's first prompt drawn, and the terminal idle: a person starts the app after
         # that, and a terminal still drawing its first frames (kitty on softpipe) answers the
