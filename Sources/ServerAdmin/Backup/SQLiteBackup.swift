@@ -13,23 +13,8 @@ import UserFiles
 /// is consistent, and in WAL mode a reader never blocks the server's writer, so the server keeps
 /// serving. A PostgreSQL database is refused with a sentence naming `pg_dump` / `pg_restore`.
 public enum SQLiteBackup {
-    /// What a database file holds.
-    public struct Contents: Sendable, Equatable, CustomStringConvertible {
-        public init(locations: Int, accounts: Int, sessions: Int) {
-            self.locations = locations
-            self.accounts = accounts
-            self.sessions = sessions
-        }
-
-        public var locations: Int
-        public var accounts: Int
-        public var sessions: Int
-
-        public var description: String {
-            "\(locations) location\(locations == 1 ? "" : "s"), \(accounts) account\(accounts == 1 ? "" : "s") "
-                + "and \(sessions) session\(sessions == 1 ? "" : "s")"
-        }
-    }
+    /// What a database file holds (the counts the storage's restore reports too).
+    public typealias Contents = DatabaseCounts
 
     /// A refusal, worded for the operator.
     public struct Refusal: Error, CustomStringConvertible {
@@ -109,7 +94,7 @@ public enum SQLiteBackup {
                     description: "\(path) is a SQLite database but not an onthemap-server one "
                         + "(no \(missing.joined(separator: " or ")) table).")
             }
-            return try contents(db)
+            return try SQLiteStorage.counts(db)
         }
     }
 
@@ -164,16 +149,6 @@ public enum SQLiteBackup {
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
         return configuration
-    }
-
-    private static func contents(_ db: Database) throws -> Contents {
-        func count(_ table: String) throws -> Int {
-            let exists = try Bool.fetchOne(
-                db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table])
-            guard exists == true else { return 0 }
-            return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
-        }
-        return Contents(locations: try count("student_location"), accounts: try count("account"), sessions: try count("session"))
     }
 
     private static func sameFile(_ first: String, _ second: String) -> Bool {

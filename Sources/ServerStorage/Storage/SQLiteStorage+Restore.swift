@@ -57,7 +57,8 @@ extension SQLiteStorage {
         }
     }
 
-    static func counts(_ db: Database) throws -> DatabaseCounts {
+    /// What `db` holds (it has this version's tables): also what `backup` and `restore` report.
+    package static func counts(_ db: Database) throws -> DatabaseCounts {
         func count(_ table: String) throws -> Int { try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
         return DatabaseCounts(locations: try count("student_location"), accounts: try count("account"), sessions: try count("session"))
     }

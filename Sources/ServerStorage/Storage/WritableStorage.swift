@@ -74,20 +74,20 @@ package protocol WritableStorage: ServerStorage {
         -> RestoreOutcome
 }
 
-/// What a database holds, counted.
-package struct DatabaseCounts: Sendable, Hashable, CustomStringConvertible {
-    package var locations: Int
-    package var accounts: Int
-    package var sessions: Int
+/// What a database holds, counted (public: the operator's `backup` and `restore` print it).
+public struct DatabaseCounts: Sendable, Hashable, CustomStringConvertible {
+    public var locations: Int
+    public var accounts: Int
+    public var sessions: Int
 
-    package init(locations: Int, accounts: Int, sessions: Int) {
+    public init(locations: Int, accounts: Int, sessions: Int) {
         self.locations = locations
         self.accounts = accounts
         self.sessions = sessions
     }
 
     /// "42 locations, 40 accounts and 37 sessions".
-    package var description: String {
+    public var description: String {
         "\(locations) location\(locations == 1 ? "" : "s"), \(accounts) account\(accounts == 1 ? "" : "s") "
             + "and \(sessions) session\(sessions == 1 ? "" : "s")"
     }
