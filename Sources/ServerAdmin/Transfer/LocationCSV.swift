@@ -62,47 +62,4 @@ enum LocationCSV {
     }
 
     static func looksLikeFormula(_ cell: String) -> Bool { looksLikeFormula(cell[...]) }
-
-    /// Splits CSV text into records of cells (quoted cells may hold commas, quotes and line breaks).
-    static func records(_ text: String) -> [[String]] {
-        var records: [[String]] = []
-        var record: [String] = []
-        var cell = ""
-        var quoted = false
-        var characters = text.makeIterator()
-        var pending: Character? = nil
-        while let character = pending ?? characters.next() {
-            pending = nil
-            if quoted {
-                if character == "\"" {
-                    let next = characters.next()
-                    if next == "\"" {
-                        cell.append("\"")
-                    } else {
-                        quoted = false
-                        pending = next
-                    }
-                } else {
-                    cell.append(character)
-                }
-                continue
-            }
-            switch character {
-            case "\"" where cell.isEmpty:
-                quoted = true
-            case ",":
-                record.append(cell)
-                cell = ""
-            case "\r\n", "\n", "\r":
-                record.append(cell)
-                cell = ""
-                if record != [""] { records.append(record) }
-                record = []
-            default: cell.append(character)
-            }
-        }
-        record.append(cell)
-        if record != [""] { records.append(record) }
-        return records
-    }
 }
