@@ -279,43 +279,48 @@ def outline(shot, boxes, path):
     return path
 
 
+def negated_if_dark(shot, box):
+    """ImageMagick's `-negate` when box (pixels, clipped) is mostly dark: tesseract reads dark
+    text on light."""
+    counter = shot.counts(box, step=2)
+    mean = sum(luminance(c) * n for c, n in counter.items()) / max(1, sum(counter.values()))
+    return ["-negate"] if mean < 128 else []
+
+
+def tesseract(png, lines):
+    """tesseract's reading of the picture file `png` (removed after): one line, or a block."""
+    result = run(["tesseract", png, "-", "--psm", "7" if lines == 1 else "6", "-l", "eng"], timeout=60)
+    os.unlink(png)
+    return result.stdout.decode(errors="replace").strip()
+
+
 def ocr(shot, box, work, lines=1, label="ocr", scale=300):
     """tesseract's reading of box (pixels): scaled (3x), grey, dark text on light."""
     x, y, w, h = clip(box, shot.width, shot.height)
     if w < 4 or h < 4:
         return ""
-    counter = shot.counts((x, y, w, h), step=2)
-    mean = sum(luminance(c) * n for c, n in counter.items()) / max(1, sum(counter.values()))
     out = os.path.join(work, f"{label}-{time.time_ns()}.png")
-    args = [CONVERT, shot.ppm, "-crop", f"{w}x{h}+{x}+{y}", "+repage", "-colorspace", "Gray"]
-    if mean < 128:
-        args.append("-negate")
-    args += ["-resize", f"{scale}%", "-normalize", "-bordercolor", "white", "-border", "12", out]
-    run(args)
-    result = run(["tesseract", out, "-", "--psm", "7" if lines == 1 else "6", "-l", "eng"], timeout=60)
-    os.unlink(out)
-    return result.stdout.decode(errors="replace").strip()
+    run([CONVERT, shot.ppm, "-crop", f"{w}x{h}+{x}+{y}", "+repage", "-colorspace", "Gray",
+         *negated_if_dark(shot, (x, y, w, h)), "-resize", f"{scale}%", "-normalize", "-bordercolor", "white",
+         "-border", "12", out])
+    return tesseract(out, lines)
 
 
 def ocr_rows(shot, boxes, work, scale=300):
-    """tesseract's reading of each box (one line of text each) in one call: the boxes cropped,
-    each made dark text on light, stacked with a gap, read as a block; [text] per box, matched
-    to the lines read in order (a line tesseract drops reads as "")."""
+    """tesseract's reading of boxes (one line of text each) in one call: the boxes cropped, each
+    made dark text on light, stacked with a gap, read as a block; the lines read, in order (a
+    line tesseract drops is missing, so the caller matches each box near its own place)."""
     args = [CONVERT, shot.ppm]
     for box in boxes:
         x, y, w, h = clip(box, shot.width, shot.height)
-        counter = shot.counts((x, y, w, h), step=2)
-        mean = sum(luminance(c) * n for c, n in counter.items()) / max(1, sum(counter.values()))
-        args += ["(", "-clone", "0", "-gravity", "northwest", "-crop", f"{w}x{h}+{x}+{y}", "+repage", "-colorspace", "Gray"]
-        args += (["-negate"] if mean < 128 else []) + ["-normalize", "-background", "white", "-gravity", "south",
-                                                       "-splice", "0x8", ")"]
+        args += ["(", "-clone", "0", "-gravity", "northwest", "-crop", f"{w}x{h}+{x}+{y}", "+repage", "-colorspace", "Gray",
+                 *negated_if_dark(shot, (x, y, w, h)), "-normalize", "-background", "white", "-gravity", "south",
+                 "-splice", "0x8", ")"]
     out = os.path.join(work, f"rows-{time.time_ns()}.png")
     args += ["-delete", "0", "-gravity", "northwest", "-background", "white", "-append", "-resize", f"{scale}%",
              "-bordercolor", "white", "-border", "12", out]
     run(args)
-    result = run(["tesseract", out, "-", "--psm", "6", "-l", "eng"], timeout=60)
-    os.unlink(out)
-    return [line.strip() for line in result.stdout.decode(errors="replace").splitlines() if line.strip()]
+    return [line.strip() for line in tesseract(out, lines=2).splitlines() if line.strip()]
 
 
 class Grid:
