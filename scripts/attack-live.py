@@ -35,7 +35,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("bench_live", os.path.join(HERE, "bench-live.py"))
 bench_live = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench_live)
-frame, next_frame, text_of, rss_mb = bench_live.frame, bench_live.next_frame, bench_live.text_of, bench_live.rss_mb
+frame, next_frame, text_of, rss_mb, upgrade = (bench_live.frame, bench_live.next_frame, bench_live.text_of,
+                                               bench_live.rss_mb, bench_live.upgrade)
 
 PASSWORD = "attack-live-password-1"
 # Candidates, worst first: repeated adjacent quantifiers (polynomial backtracking on "aaa…!"),
@@ -104,13 +105,7 @@ class Socket:
 
     @classmethod
     async def open(cls, port, local="127.0.0.1"):
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(local, 0))
-        writer.write(
-            (f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-             f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-        head = await reader.readuntil(b"\r\n\r\n")
-        if b" 101 " not in head.split(b"\r\n", 1)[0]:
-            raise RuntimeError(f"no upgrade: {head[:80]!r}")
+        reader, writer = await upgrade(port, local)
         sock = cls(reader, writer)
         sock.task = asyncio.create_task(sock.read())
         sock.send({"op": "connect", "applicationId": "attack"})

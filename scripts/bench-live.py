@@ -86,6 +86,20 @@ def text_of(opcode, payload, send):
     return None
 
 
+async def upgrade(port, local="127.0.0.1"):
+    """A WebSocket to the LiveQuery server on `port`, from the address `local`: (reader, writer)
+    once its 101 came."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(local, 0))
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        (f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+         f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    head = await reader.readuntil(b"\r\n\r\n")
+    if b" 101 " not in head.split(b"\r\n", 1)[0]:
+        raise RuntimeError(f"no upgrade: {head[:80]!r}")
+    return reader, writer
+
+
 class Subscriber:
     """One LiveQuery socket that has subscribed to every row."""
 
@@ -94,14 +108,7 @@ class Subscriber:
 
     @classmethod
     async def open(cls, port):
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        key = base64.b64encode(os.urandom(16)).decode()
-        writer.write(
-            (f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-             f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-        head = await reader.readuntil(b"\r\n\r\n")
-        if b" 101 " not in head.split(b"\r\n", 1)[0]:
-            raise RuntimeError(f"no upgrade: {head[:80]!r}")
+        reader, writer = await upgrade(port)
         subscriber = cls(reader, writer)
         writer.write(frame(json.dumps({"op": "connect", "applicationId": "bench"}).encode()))
         await subscriber.expect("connected")
