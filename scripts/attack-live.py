@@ -25,13 +25,15 @@ import asyncio
 import importlib.util
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import demo_server  # noqa: E402
+
 spec = importlib.util.spec_from_file_location("bench_live", os.path.join(HERE, "bench-live.py"))
 bench_live = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench_live)
@@ -49,20 +51,9 @@ PATTERNS = [
 
 
 def server(bin_dir, database, log_path, extra):
-    process = subprocess.Popen(
-        [f"{bin_dir}/onthemap-server", "serve", "--port", "0", "--database", database, "--log-level", "notice", *extra],
-        stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        with open(log_path) as handle:
-            match = re.search(r"listening on http://127\.0\.0\.1:(\d+)", handle.read())
-        if match:
-            return process, int(match.group(1))
-        if process.poll() is not None:
-            break
-        time.sleep(0.05)
-    process.kill()
-    raise RuntimeError(f"onthemap-server did not start: {open(log_path).read()[-400:]}")
+    """An instance (demo_server.serve) and its port."""
+    process, url = demo_server.serve(bin_dir, database, log_path, extra)
+    return process, int(url.rsplit(":", 1)[1])
 
 
 def add_user(bin_dir, database, email, role=None):
