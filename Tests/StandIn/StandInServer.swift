@@ -134,7 +134,9 @@ public final class StandInServer: @unchecked Sendable {
     }
 }
 
-/// A port on 127.0.0.1 with nothing listening (bound, then closed).
+/// A port on 127.0.0.1 that refuses every connection until the process ends. The socket stays
+/// bound but never listens: a port closed again at once could be handed to a server another test
+/// starts meanwhile (CI once saw a Facebook outage test reach a stand-in that said "not valid").
 public func closedPort() -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
@@ -147,7 +149,6 @@ public func closedPort() -> UInt16 {
     _ = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
     }
-    close(fd)
     return UInt16(bigEndian: address.sin_port)
 }
 
