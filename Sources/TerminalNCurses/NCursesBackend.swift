@@ -179,17 +179,46 @@ public final class NCursesBackend: Backend {
         let pictures = showsPictures ? pictures : []
         let wanted = Dictionary(pictures.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (id, shown) in shownPictures where wanted[id]?.rect != shown.rect { removePicture(id) }
-        // A cell that becomes a hole (an overlay opens over a Sixel picture) keeps the old
-        // picture's pixels until text is written there, and curses writes only the cells it
-        // thinks changed — not a blank over a blank. So the rows of a picture whose holes changed
-        // are written whole, and the picture, sent again after them, covers all but its holes.
         if graphics?.imageProtocol != .kitty {
-            for picture in pictures where shownPictures[picture.id].map({ $0.holes != picture.holes }) == true {
+            for picture in pictures {
+                guard let shown = shownPictures[picture.id], shown.holes != picture.holes else { continue }
+                if graphics?.imageProtocol == .sixel, Self.uncovers(picture, beyond: shown) {
+                    // Cells the picture leaves (an overlay opens over it) keep its pixels in
+                    // xterm's store even when text or ECH is written over them, and xterm draws
+                    // them again in the overlay's blank cells when its window is next exposed
+                    // (another window moved off it). Only clearing the screen takes them out: the
+                    // screen is written again, and every picture sent again around its holes.
+                    shownPictures.removeAll()
+                    lastFrame = nil
+                    clearok(otm_stdscr(), true)
+                    break
+                }
+                // Holes that shrink (an overlay closes): the rows written whole — curses writes
+                // only the cells it thinks changed, not a blank over a blank — and the picture,
+                // sent again after them, covers all but its holes.
                 wredrawln(otm_stdscr(), Int32(picture.rect.y), Int32(picture.rect.height))
             }
         }
+        // Each picture is made before the cells are written: rasterising takes a moment, and a
+        // cleared screen would show its names without their map that long.
+        let sequences = pictures.filter { $0 != shownPictures[$0.id] }.map { ($0, sequence(for: $0)) }
         drawCells(buffer)
-        for picture in pictures where picture != shownPictures[picture.id] { send(picture) }
+        for (picture, sequence) in sequences {
+            guard let sequence else {
+                shownPictures[picture.id] = nil
+                continue
+            }
+            writeOutside(sequence)
+            shownPictures[picture.id] = picture
+        }
+    }
+
+    /// Whether `picture` leaves cells without picture that `shown` covered (a Sixel picture is
+    /// sent in pieces around the box that bounds its holes).
+    static func uncovers(_ picture: PictureScene, beyond shown: PictureScene) -> Bool {
+        guard let box = picture.holesBox else { return false }
+        guard let before = shown.holesBox else { return true }
+        return !before.contains(box)
     }
 
     private func drawCells(_ buffer: Buffer) {
@@ -229,11 +258,12 @@ public final class NCursesBackend: Backend {
         writeOutside(TerminalEscape.clipboard(text, insideTmux: ProcessInfo.processInfo.environment["TMUX"] != nil))
     }
 
-    /// Rasterises `picture` and writes it at its cells' place, the cursor saved and restored
-    /// around it (curses keeps its idea of where the cursor is). A picture that cannot be made
-    /// (a library gone missing) turns pictures off for the run: the next frame is Braille's.
-    private func send(_ picture: PictureScene) {
-        guard let graphics else { return }
+    /// Rasterises `picture` into what writes it at its cells' place, the cursor saved and
+    /// restored around it (curses keeps its idea of where the cursor is). A picture that cannot be
+    /// made (a library gone missing) is `nil`, and turns pictures off for the run: the next frame
+    /// is Braille's.
+    private func sequence(for picture: PictureScene) -> String? {
+        guard let graphics else { return nil }
         var image = picture.image(cell: graphics.cell, theme: theme.name, textOver: graphics.imageProtocol == .kitty)
         do {
             var sequence = ""
@@ -261,11 +291,10 @@ public final class NCursesBackend: Backend {
                         image, columns: picture.rect.width, rows: picture.rect.height, cell: graphics.cell, id: picture.id,
                         underText: true))
             }
-            writeOutside("\u{1B}7" + sequence + "\u{1B}8")
-            shownPictures[picture.id] = picture
+            return "\u{1B}7" + sequence + "\u{1B}8"
         } catch {
             pictureFailure = String(describing: error)
-            shownPictures[picture.id] = nil
+            return nil
         }
     }
 

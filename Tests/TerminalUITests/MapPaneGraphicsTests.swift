@@ -84,6 +84,8 @@ struct MapPaneGraphicsTests {
         let (columns, rows) = (holes.map { $0 % picture.rect.width }, holes.map { $0 / picture.rect.width })
         let box = Rect(
             x: columns.min()!, y: rows.min()!, width: columns.max()! - columns.min()! + 1, height: rows.max()! - rows.min()! + 1)
+        #expect(picture.holesBox == box)
+        #expect(whole.holesBox == nil)
         for index in covered.indices where covered[index] == 0 {
             #expect(box.contains(x: index % picture.rect.width, y: index / picture.rect.width), "cell \(index) left out")
         }

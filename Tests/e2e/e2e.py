@@ -510,6 +510,25 @@ def sixel_pictures():
         sea, share = sea_of(rows)
         # Sixel's palette is in percent: the dark sea (14, 18, 26) within a step.
         assert all(abs(got - want) <= 4 for got, want in zip(sea, (14, 18, 26))) and share > 0.4, (sea, share)
+        # An overlay over the picture: xterm keeps a Sixel picture's pixels under text written
+        # over them, and draws them again in the overlay's blank cells when its window is next
+        # exposed; only clearing the screen takes them out. The picture then comes in pieces
+        # around the overlay; when the overlay closes, whole again, over rows written again.
+        def pictures_sent(since):
+            """Whether the output after `since` holds a frame's pictures whole: they are written
+            in one sequence, the cursor saved before it and restored (ESC 8) after the last."""
+            return lambda output: output.rfind(b"\x1b8", since) > output.rfind(b"\x1bP", since) >= 0
+
+        mark = app.mark()
+        app.send("?")
+        app.wait(lambda output: b"Keys" in output[mark:] and pictures_sent(mark)(output), what="the help over the map")
+        cleared = app.output.find(b"\x1b[2J", mark)
+        assert 0 <= cleared < app.output.find(b"Keys", mark), "the screen is cleared before the help is drawn"
+        mark = app.mark()
+        app.send("\x1b")
+        app.wait(pictures_sent(mark), what="the picture sent again when the help closes")
+        assert len(sixel_images(app.output[mark:])) == 1, "the whole picture"
+        assert b"\x1b[2J" not in app.output[mark:], "closing the help clears nothing"
         mark = app.mark()
         app.send("2")
         app.wait(lambda output: b"\x1b[2J" in output[mark:], what="the screen written again on Table")

@@ -465,12 +465,10 @@ CursorShape=0
     raise ValueError(f"unknown terminal {name}")
 
 
-# Terminals whose window is exposed (xrefresh) before each screenshot, as when another window
-# moves off it: kitty 0.26.5 under Xvfb does not always draw a change until then
-# (`--control kitty-holes`). OTM_EXPOSE=all exposes every terminal: xterm then draws again, in an
-# overlay's blank cells, the Sixel pixels it keeps under text written over them (Docs/Terminals.md).
-EXPOSED = {"kitty"} if os.environ.get("OTM_EXPOSE") != "all" else {"xterm", "xterm-fixed", "xterm-biggraphics", "kitty",
-                                                                   "mlterm", "konsole", "alacritty"}
+# Every terminal's window is exposed (xrefresh) before each screenshot, as when another window
+# moves off it: xterm then draws again whatever Sixel pixels it still keeps under text (an
+# overlay's blank cells showed the map until the app cleared the screen for it: Docs/Terminals.md),
+# and kitty 0.26.5 under Xvfb does not always draw a change until then (`--control kitty-holes`).
 
 # Terminals slow to take in a frame: kitty on softpipe reads the app's output at once (the pty is
 # empty) but can spend over a second decoding a picture before it draws what came after.
@@ -1004,7 +1002,7 @@ class Session:
         if window is None:
             raise SkipTerminal(f"{self.terminal} cannot start here: " + "; then ".join(failures))
         self.driver = XDriver(self.home, self.display.name, window, lambda: self.grid)
-        self.driver.exposes = self.terminal in EXPOSED
+        self.driver.exposes = True
         self.driver.steady = STEADY.get(self.terminal, self.driver.steady)
         # The shell's first prompt drawn, and the terminal idle: a person starts the app after
         # that, and a terminal still drawing its first frames (kitty on softpipe) answers the

@@ -41,4 +41,9 @@ public struct Rect: Sendable, Hashable {
     public func contains(x px: Int, y py: Int) -> Bool {
         px >= x && px < maxX && py >= y && py < maxY
     }
+
+    /// Whether every cell of `other` is one of this rectangle's.
+    public func contains(_ other: Rect) -> Bool {
+        other.x >= x && other.maxX <= maxX && other.y >= y && other.maxY <= maxY
+    }
 }

@@ -70,19 +70,25 @@ public struct PictureScene: Sendable, Equatable {
     /// text, xterm keeps the pixels an earlier picture left there). The whole picture when it has
     /// no hole.
     public var piecesAroundHoles: [Rect] {
-        let full = Rect(x: 0, y: 0, width: rect.width, height: rect.height)
-        let cells = holes.indices.filter { holes[$0] }
-        guard !cells.isEmpty, rect.width > 0 else { return [full] }
-        let columns = cells.map { $0 % rect.width }
-        let rows = cells.map { $0 / rect.width }
-        let (left, right) = (columns.min()!, columns.max()! + 1)
-        let (top, bottom) = (rows.min()!, rows.max()! + 1)
+        guard let box = holesBox else { return [Rect(x: 0, y: 0, width: rect.width, height: rect.height)] }
+        let (left, right, top, bottom) = (box.x, box.maxX, box.y, box.maxY)
         return [
             Rect(x: 0, y: 0, width: rect.width, height: top),
             Rect(x: 0, y: bottom, width: rect.width, height: rect.height - bottom),
             Rect(x: 0, y: top, width: left, height: bottom - top),
             Rect(x: right, y: top, width: rect.width - right, height: bottom - top),
         ].filter { $0.width > 0 && $0.height > 0 }
+    }
+
+    /// The box that bounds every hole (relative to `rect`): the cells that `piecesAroundHoles`
+    /// leave without picture. `nil` when there is no hole.
+    public var holesBox: Rect? {
+        let cells = holes.indices.filter { holes[$0] }
+        guard !cells.isEmpty, rect.width > 0 else { return nil }
+        let columns = cells.map { $0 % rect.width }
+        let rows = cells.map { $0 / rect.width }
+        let (left, top) = (columns.min()!, rows.min()!)
+        return Rect(x: left, y: top, width: columns.max()! + 1 - left, height: rows.max()! + 1 - top)
     }
 
     /// Marks the cells of `rect` (another picture's, over this one) as holes.
