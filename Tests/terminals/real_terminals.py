@@ -1189,12 +1189,14 @@ class Session:
             seen.append("the app was not stopped: fg not typed")
         shot = self.driver.settle()
         grid = find_grid(shot, cols, rows, self.bg)
-        # A terminal's cells keep their size: a grid of another cell size was found on a
-        # screenshot taken while the terminal still laid out a resize. Look again, a few times.
-        for _ in range(4):
-            if grid is None or self.grid is None or (abs(grid.cell_w - self.grid.cell_w) < 0.6
-                                                     and abs(grid.cell_h - self.grid.cell_h) < 1.5):
-                break
+        # Every step here ends on the app's screen, so look again until it is there: a busy
+        # terminal can keep the last screen for seconds after reading the frame (kitty on
+        # softpipe, beside the packaging test, still showed the shell 1.5 s after `fg`). And a
+        # terminal's cells keep their size: a grid of another cell size was found on a screenshot
+        # taken while the terminal still laid out a resize.
+        deadline = time.time() + 20
+        while time.time() < deadline and (grid is None or (self.grid is not None and (
+                abs(grid.cell_w - self.grid.cell_w) >= 0.6 or abs(grid.cell_h - self.grid.cell_h) >= 1.5))):
             time.sleep(0.5)
             shot = self.driver.settle()
             grid = find_grid(shot, cols, rows, self.bg)
