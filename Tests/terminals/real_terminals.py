@@ -465,10 +465,12 @@ CursorShape=0
     raise ValueError(f"unknown terminal {name}")
 
 
-# Every terminal's window is exposed (xrefresh) before each screenshot, as when another window
-# moves off it: xterm then draws again whatever Sixel pixels it still keeps under text (an
-# overlay's blank cells showed the map until the app cleared the screen for it: Docs/Terminals.md),
-# and kitty 0.26.5 under Xvfb does not always draw a change until then (`--control kitty-holes`).
+# Every terminal's window is exposed (xrefresh) before the screenshots of each step, as when
+# another window moves off it: xterm then draws again whatever Sixel pixels it still keeps under
+# text (an overlay's blank cells showed the map until the app cleared the screen for it:
+# Docs/Terminals.md). kitty 0.26.5 under Xvfb does not always draw a change until it is exposed
+# (`--control kitty-holes`), so it is exposed before every screenshot.
+EXPOSED_EACH_GRAB = {"kitty"}
 
 # Terminals slow to take in a frame: kitty on softpipe reads the app's output at once (the pty is
 # empty) but can spend over a second decoding a picture before it draws what came after.
@@ -711,14 +713,13 @@ class XDriver(Driver):
         finally:
             os.close(descriptor)
 
-    exposes = False
+    exposes_each_grab = False  # else once a settle, before its first screenshot
     steady = 0.35  # seconds two equal screenshots must lie apart
 
     def expose(self):
         """Makes the X server tell every window it must be drawn again (xrefresh), as a window
         manager does when a window above it goes."""
-        if self.exposes:
-            run(["xrefresh", "-display", self.display], timeout=10)
+        run(["xrefresh", "-display", self.display], timeout=10)
 
     def settle(self, seconds=None, timeout=20):
         """A screenshot once the terminal has read all the app wrote and two screenshots taken
@@ -731,7 +732,8 @@ class XDriver(Driver):
         last = self.grab()
         while time.time() < deadline:
             time.sleep(seconds)
-            self.expose()
+            if self.exposes_each_grab:
+                self.expose()
             now = self.grab()
             if now.digest() == last.digest() and self.unread_output() == 0:
                 return now
@@ -994,7 +996,17 @@ class Session:
                "XDG_RUNTIME_DIR": os.path.join(self.home.root, "runtime"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
                "USER": os.environ.get("USER", "root"), **extra}
         failures = []
-        for attempt in (1, 2):  # a GL terminal now and then fails its first start under Xvfb
+        # A GL terminal now and then fails its first start under Xvfb; xterm once exited 1 twice
+        # on one display: each try after the first gets a new Xvfb.
+        for attempt in (1, 2, 3):
+            if attempt > 1:
+                self.display.close()
+                try:
+                    self.display = Display(self.work)
+                except RuntimeError as error:
+                    failures.append(str(error))
+                    break
+                env["DISPLAY"] = self.display.name
             window, why = self.launch(argv, env, attempt)
             if window:
                 break
@@ -1002,7 +1014,9 @@ class Session:
         if window is None:
             raise SkipTerminal(f"{self.terminal} cannot start here: " + "; then ".join(failures))
         self.driver = XDriver(self.home, self.display.name, window, lambda: self.grid)
-        self.driver.exposes = True
+        # xterm draws its stored Sixel pictures again on each expose, for longer than a steady
+        # interval at times: exposed before every screenshot, it never looked the same twice.
+        self.driver.exposes_each_grab = self.terminal in EXPOSED_EACH_GRAB
         self.driver.steady = STEADY.get(self.terminal, self.driver.steady)
         # The shell's first prompt drawn, and the terminal idle: a person starts the app after
         # that, and a terminal still drawing its first frames (kitty on softpipe) answers the
@@ -1038,7 +1052,8 @@ class Session:
         if status is None:
             self.close_terminal()
         why = f"exited with status {status}" if status is not None else f"no window within {self.args.start_timeout:.0f} s"
-        return None, why + (f" ({said[0][:200]})" if said else "")
+        # The last lines: the first is often only xterm's warning that it runs as root.
+        return None, why + (f" ({' | '.join(said[-3:])[:300]})" if said else "")
 
     def close_terminal(self):
         if self.process and self.process.poll() is None:
