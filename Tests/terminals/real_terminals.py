@@ -17,7 +17,7 @@ screenshot and reads it:
 
 Usage:
   python3 Tests/terminals/real_terminals.py /path/to/onthemap \
-      [--terminals xterm,kitty,mlterm,konsole,alacritty] [--backgrounds dark,light] \
+      [--terminals xterm,kitty,mlterm,konsole,alacritty,xterm-biggraphics] [--backgrounds dark,light] \
       [--shots /tmp/terminal-shots] [--cols 160 --rows 48] [--app-arg=--theme=light] [--keep]
   python3 Tests/terminals/real_terminals.py --control kitty-holes   (kitty alone, no app)
 
@@ -494,7 +494,7 @@ TERMINAL_BINARY = {"xterm": "xterm", "xterm-biggraphics": "xterm", "xterm-fixed"
 # What the map should be in each: a picture (the protocol the app should find) or Braille.
 EXPECTED = {"xterm": "sixel", "xterm-biggraphics": "sixel", "xterm-fixed": "sixel", "kitty": "kitty", "mlterm": "sixel",
             "konsole": "picture", "alacritty": "braille"}
-DEFAULT_TERMINALS = ["xterm", "kitty", "mlterm", "konsole", "alacritty"]
+DEFAULT_TERMINALS = ["xterm", "kitty", "mlterm", "konsole", "alacritty", "xterm-biggraphics"]
 
 
 def version_of(name):
