@@ -60,7 +60,8 @@ test-packages: deb
 	bash scripts/test-packages.sh "$(DEB_DIR)"
 
 ## test-terminals: the installed app (the release build) in real terminals under Xvfb — xterm
-## -ti vt340, kitty, mlterm, konsole, alacritty, each on a dark and a light background — read from
+## -ti vt340, kitty, mlterm, konsole, alacritty, and xterm with its Sixel limit raised, each on a
+## dark and a light background — read from
 ## screenshots, pixels and OCR (Tests/terminals/README.md); `make test` runs it beside the
 ## packaging test. A terminal that cannot start is SKIP, and a SKIP fails `make test`.
 TERMINAL_APT_PACKAGES := xvfb x11-apps x11-utils x11-xserver-utils xdotool imagemagick tesseract-ocr tesseract-ocr-eng tmux \

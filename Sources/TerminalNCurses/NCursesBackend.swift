@@ -215,7 +215,7 @@ public final class NCursesBackend: Backend {
 
     /// Whether `picture` leaves cells without picture that `shown` covered (a Sixel picture is
     /// sent in pieces around the box that bounds its holes).
-    static func uncovers(_ picture: PictureScene, beyond shown: PictureScene) -> Bool {
+    private static func uncovers(_ picture: PictureScene, beyond shown: PictureScene) -> Bool {
         guard let box = picture.holesBox else { return false }
         guard let before = shown.holesBox else { return true }
         return !before.contains(box)

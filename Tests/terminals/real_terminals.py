@@ -469,7 +469,9 @@ CursorShape=0
 # another window moves off it: xterm then draws again whatever Sixel pixels it still keeps under
 # text (an overlay's blank cells showed the map until the app cleared the screen for it:
 # Docs/Terminals.md). kitty 0.26.5 under Xvfb does not always draw a change until it is exposed
-# (`--control kitty-holes`), so it is exposed before every screenshot.
+# (`--control kitty-holes`), so it is exposed before every screenshot; xterm not: it draws its
+# stored pictures again on each expose, at times for longer than a steady interval, and exposed
+# before every screenshot it never looked the same twice.
 EXPOSED_EACH_GRAB = {"kitty"}
 
 # Terminals slow to take in a frame: kitty on softpipe reads the app's output at once (the pty is
@@ -1014,8 +1016,6 @@ class Session:
         if window is None:
             raise SkipTerminal(f"{self.terminal} cannot start here: " + "; then ".join(failures))
         self.driver = XDriver(self.home, self.display.name, window, lambda: self.grid)
-        # xterm draws its stored Sixel pictures again on each expose, for longer than a steady
-        # interval at times: exposed before every screenshot, it never looked the same twice.
         self.driver.exposes_each_grab = self.terminal in EXPOSED_EACH_GRAB
         self.driver.steady = STEADY.get(self.terminal, self.driver.steady)
         # The shell's first prompt drawn, and the terminal idle: a person starts the app after
@@ -1389,7 +1389,6 @@ class Session:
             self.result.seconds = time.time() - started
         return self.result
 
-
     def answered_late(self):
         """Whether the app drew Braille because this terminal, which shows pictures, did not
         answer its graphics query in time."""
@@ -1403,7 +1402,6 @@ class Session:
         if self.driver.app_state() not in (None, "Z"):
             raise StepFailure("the app did not quit at its login screen on Esc")
         os.remove(self.home.trace)
-        self.driver.settle()
 
 
 class SkipTerminal(Exception):
