@@ -138,11 +138,12 @@ public enum GraphicsDetection {
     }
 
     /// How long `auto` waits for the answer: a terminal that does not answer costs this once, at
-    /// start. Every VT100-like terminal answers DA1, which ends the wait, so this is long enough
-    /// for an answer over ssh from another continent, or from a terminal busy drawing its first
-    /// frames (kitty on a software renderer took 430 ms); one later still is dropped as it comes
-    /// (`TerminalReplyFilter`).
-    public static let answerTimeoutMilliseconds = 1000
+    /// start. Every VT100-like terminal answers DA1, which ends the wait, so only a terminal that
+    /// answers nothing pays it whole, and it is long enough for an answer over ssh from another
+    /// continent, or from a terminal busy drawing its first frames (kitty on a software renderer
+    /// took 430 ms on an idle machine, and over a second beside a build); one later still is
+    /// dropped as it comes (`TerminalReplyFilter`), and the app draws Braille in the default theme.
+    public static let answerTimeoutMilliseconds = 3000
 
     /// Whether `auto` asks the terminal at all: not inside tmux or screen (which answer for
     /// themselves and pass pictures on only when built and set for it), not on a terminal that

@@ -149,7 +149,11 @@ public final class AppController {
         } else {
             changed.arm(for: size)
             frame = withObservationTracking {
-                self.frame(width: size.width, height: size.height)
+                // The trace's `login:providers=N` (below) is a frame drawn once discovery answered;
+                // the login form alone does not read the policy, and an equal list of no providers
+                // notifies nothing, so the trace watches it (else the tick, 5 s on, drew that frame).
+                if trace != nil { _ = app.login.signUpPolicy }
+                return self.frame(width: size.width, height: size.height)
             } onChange: {
                 changed.fire()
             }
@@ -168,7 +172,20 @@ public final class AppController {
             // The map's zoom and centre, so that a benchmark can tell a city view's frames.
             let centre = map.latitude.map { String(format: "%.4f,%.4f", $0, map.longitude) } ?? "world"
             let view = app.phase == .login ? "" : String(format: " zoom=%g at=", map.zoom) + centre
-            trace.mark("frame", "\(milliseconds) \(size.width)x\(size.height) \(screen)\(view)")
+            let over = coverings.isEmpty ? "" : " over=" + coverings.joined(separator: ",")
+            trace.mark("frame", "\(milliseconds) \(size.width)x\(size.height) \(screen)\(view)\(over)")
         }
+    }
+
+    /// What is open over the screen, for the trace (a test waits for the frame that shows it, not
+    /// for any frame: a terminal that reads keys late gives the app frames for the keys before).
+    private var coverings: [String] {
+        var open: [String] = []
+        if app.isHelpOpen { open.append("help") }
+        if app.goTo != nil { open.append("goto") }
+        if let posting = app.posting { open.append(posting.chosen == nil ? "posting" : "posting-preview") }
+        if app.confirmation != nil || app.quitQuestion != nil { open.append("question") }
+        if app.alert != nil { open.append("alert") }
+        return open
     }
 }
