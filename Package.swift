@@ -112,8 +112,9 @@ let package = Package(
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
 
         /// What the server keeps: the stored types, the `ServerStorage` protocol and the
-        /// `WritableStorage` one (its writes, for the write path alone), SQLite storage, the list's
-        /// JSON, the query compiler, the change log's SQL and its follower. No HTTP.
+        /// `WritableStorage` one (its writes, for the write path alone: `@_spi(WritePath)`, like
+        /// `SQLiteStorage` and the openers), SQLite storage, the list's JSON, the query compiler,
+        /// the change log's SQL and its follower. No HTTP.
         .target(
             name: "ServerStorage",
             dependencies: [
@@ -129,9 +130,12 @@ let package = Package(
         /// The one write path and its rule: `Access` (who may see and write a row; the only maker of
         /// a `WritePermit`), `Caller` (built here only: other targets get one through its named
         /// doors), `ClassWrites` (the only holder of a `WritableStorage`; every write takes a
-        /// permit), fair share, the audit log, `WriteRefusal`, and `AccountRules` (what an
-        /// account's e-mail, names and password may be).
-        .target(name: "ClassRules", dependencies: ["ServerStorage", "OnTheMapModels", "SafeText"]),
+        /// permit; `ClassWrites.open` opens a database for the operator's commands), fair share,
+        /// the audit log, `WriteRefusal`, and `AccountRules` (what an account's e-mail, names and
+        /// password may be). Logging: what opening a database logs.
+        .target(
+            name: "ClassRules",
+            dependencies: ["ServerStorage", "OnTheMapModels", "SafeText", .product(name: "Logging", package: "swift-log")]),
 
         /// How an `onthemap-server` runs: `ServerConfiguration` (where it listens and stores, its
         /// policies and limits), LiveQuery's bounds, the login throttle's policy, the login

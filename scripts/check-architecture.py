@@ -3,12 +3,15 @@
 exactly its dependencies on the package's other targets (products of other packages, in
 brackets in the diagram, are not checked), and that the one write path is the only one:
 no source file outside the storages (`Sources/ServerStorage`, `Sources/OnTheMapServerPostgres`),
-the write path (`Sources/ClassRules`) and the server's wiring names `WritableStorage`
-(everything else holds an `any ServerStorage`, which has no write to call), no code outside the
-storages and that wiring opens a storage (`SQLiteStorage(…)`, `DatabaseLocation.open`,
-`openStorage`), and no SQL that writes `student_location`, `account` or `session` is spelled
-outside the storages; and that the two named doors to a caller that the compiler leaves open to
-every target (`Caller.operatorAtCommandLine()`, `Caller.withoutSession(openWrites:)`) are asked
+the write path (`Sources/ClassRules`) and the server's wiring (`ServerApplication`,
+`MeasuredStorage`) has a `@_spi(WritePath) import`, without which the compiler hides the
+storages' writes (`WritableStorage`, `SQLiteStorage`, the openers; WritePathSealTests), so
+everything else holds an `any ServerStorage`, which has no write to call; no code outside the
+storages, that wiring and `ClassWrites.open` opens a storage (`SQLiteStorage(…)`,
+`DatabaseLocation.open`, `openStorage`); and no SQL that writes `student_location`, `account` or
+`session` is spelled outside the storages; and that the two named doors to a caller that the
+compiler leaves open to every target (`Caller.operatorAtCommandLine()`,
+`Caller.withoutSession(openWrites:)`) are asked
 only by the operator's commands (Sources/ServerAdmin) and the API's `CallerResolver`. (That no
 other target builds a `Caller` or a `WritePermit` the compiler keeps: WritePathSealTests.) And
 that nothing starts a process but `ChildProcess` (Sources/Spawn):
@@ -70,18 +73,21 @@ def parse_list(text):
     return {name.strip() for name in text.split(",") if name.strip()}
 
 
-# Who may hold a storage that writes: the storages themselves, the write path, and the wiring
-# that opens a storage and hands it to the write path.
+# Who may see a storage's writes (`@_spi(WritePath) import`): the storages themselves, the write
+# path, and the wiring that opens a storage, measures it and hands it to the write path.
 WRITERS = ("Sources/ServerStorage/", "Sources/ClassRules/", "Sources/OnTheMapServerPostgres/",
            "Sources/OnTheMapServer/Observability/MeasuredStorage.swift", "Sources/OnTheMapServer/ServerApplication.swift")
 # SQL that writes the rule's tables: only the storages (and the change log's triggers) spell it.
 SQL_WRITERS = ("Sources/ServerStorage/Storage/", "Sources/OnTheMapServerPostgres/", "Sources/ServerStorage/Changes/ChangeLogSQL.swift")
 # Who may open a storage (an opened storage has the writes, whatever it is called): the storages,
-# and the wiring that hands what it opens to the write path at once.
+# and the wiring and the write path's opener (for the operator's commands), which hand what they
+# open to the write path at once.
 OPENERS = ("Sources/ServerStorage/", "Sources/OnTheMapServerPostgres/", "Sources/OnTheMapServer/ServerApplication.swift",
-           "Sources/ServerAdmin/ServerDatabase.swift")
+           "Sources/ClassRules/Writes/ClassWrites+Open.swift")
 OPEN = re.compile(r"\b(SQLiteStorage|PostgresStorage)\s*\(|\.open\(\s*queryTimeout:|\bopenStorage\(")
-WRITABLE = re.compile(r"\bWritableStorage\b")
+# An import that sees the storages' writes, whatever else it says (`@testable`, `struct X.Y`), its
+# attributes on one line or several.
+SPI_IMPORT = re.compile(r"^[ \t]*(@\w+(\s*\([^)]*\))?\s+)*@_spi\s*\(\s*WritePath\s*\)\s+(@\w+\s+)*import\b", re.MULTILINE)
 # The doors to a caller the compiler leaves to every target, and the files that may use each.
 CALLER_DOORS = {
     re.compile(r"\boperatorAtCommandLine\s*\("): ("Sources/ClassRules/", "Sources/ServerAdmin/"),
@@ -97,13 +103,15 @@ def write_path_problems(files):
         for number, line in enumerate(text.splitlines(), 1):
             if line.lstrip().startswith("//"):
                 continue
-            if WRITABLE.search(line) and not path.startswith(WRITERS):
-                problems.append(f"{path}:{number}: names WritableStorage outside the write path")
             if WRITE_SQL.search(line) and not path.startswith(SQL_WRITERS):
                 problems.append(f"{path}:{number}: SQL that writes a StudentLocation, account or session outside the storages")
             for door, allowed in CALLER_DOORS.items():
                 if door.search(line) and not path.startswith(allowed):
                     problems.append(f"{path}:{number}: mints a caller ({door.pattern}) outside {' and '.join(allowed)}")
+        if not path.startswith(WRITERS):
+            for match in SPI_IMPORT.finditer(text):  # on the whole text: its attributes may break the line
+                number = text.count("\n", 0, match.start()) + 1
+                problems.append(f"{path}:{number}: imports the storages' writes (@_spi(WritePath)) outside the write path")
         if path.startswith(OPENERS):
             continue
         for match in OPEN.finditer(text):  # on the whole text: a call may break its line
@@ -114,14 +122,18 @@ def write_path_problems(files):
 
 
 def check_write_path():
-    # The check itself must be able to fail: two lines that write around the path are caught.
-    sample = [("Sources/ServerHTTP/Controllers/X.swift", "let s: any WritableStorage\nsql = \"DELETE FROM student_location\""),
+    # The check itself must be able to fail: the lines that write around the path are caught.
+    sample = [("Sources/ServerHTTP/Controllers/X.swift", "@_spi(WritePath) import ServerStorage\nsql = \"DELETE FROM student_location\""),
               ("Sources/ServerHTTP/Controllers/Y.swift", "let s = try await configuration.database.open(\n    queryTimeout: t,"),
               ("Sources/ServerLiveQuery/Z.swift", "let s = try SQLiteStorage(path: p)"),
-              ("Sources/ClassRules/Writes/ClassWrites.swift", "let s: any WritableStorage"),
+              ("Sources/ClassRules/Writes/ClassWrites.swift", "@_spi(WritePath) import ServerStorage"),
+              ("Sources/ServerAdmin/V.swift", "@preconcurrency @_spi( WritePath ) @testable import struct ServerStorage.SQLiteStorage"),
+              ("Sources/OnTheMapServer/EmbeddedServer.swift", "@_spi(WritePath) import OnTheMapServerPostgres"),
+              ("Sources/onthemap-server/U.swift", "// @_spi(WritePath) import ServerStorage\nimport ServerStorage"),
+              ("Sources/ServerLiveQuery/T.swift", "import Foundation\n@_spi(WritePath)\nimport ServerStorage"),
               ("Sources/ServerLiveQuery/W.swift", "let c = Caller.operatorAtCommandLine()\nlet o = Caller.withoutSession(openWrites: true)"),
               ("Sources/ServerAdmin/ServerDatabase.swift", "try Access.permit(act, by: Caller.operatorAtCommandLine())")]
-    assert len(write_path_problems(sample)) == 6, "the write-path check no longer catches what it should"
+    assert len(write_path_problems(sample)) == 9, "the write-path check no longer catches what it should"
     files = [(str(path.relative_to(ROOT)), path.read_text()) for path in sorted((ROOT / "Sources").rglob("*.swift"))]
     return verdict(write_path_problems(files), "Writes around the one write path (ClassWrites):",
                    f"Only the write path and the storages write ({len(files)} source files).")

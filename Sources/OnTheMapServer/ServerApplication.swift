@@ -14,7 +14,7 @@ import ServerHTTP
 import ServerLiveQuery
 import struct ServerConfig.ServerConfiguration
 import ServerSessions
-import ServerStorage
+@_spi(WritePath) import ServerStorage
 import ServiceLifecycle
 
 /// Builds the server: storage, routes, and a Hummingbird application around them.

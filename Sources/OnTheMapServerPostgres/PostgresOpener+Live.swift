@@ -1,4 +1,4 @@
-import ServerStorage
+@_spi(WritePath) import ServerStorage
 
 extension PostgresOpener {
     /// Storage on PostgreSQL through libpq: what `onthemap-server` and the server tests use.

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import ServerStorage
+@_spi(WritePath) import ServerStorage
 
 /// Storage on PostgreSQL, for a class that outgrows one machine: several stateless server
 /// processes share one database (sessions and login throttles live in it, too).

@@ -16,11 +16,10 @@ public struct ServerDatabase: Sendable {
 
     /// Opens (and migrates) the database that `configuration` names.
     public static func open(_ configuration: ServerConfiguration) async throws -> ServerDatabase {
-        let opened = try await configuration.database.open(
-            queryTimeout: configuration.queryTimeout, postgres: configuration.postgres,
-            logger: Logger(label: "onthemap-server.storage"))
-        return ServerDatabase(
-            storage: opened, writes: ClassWrites(storage: opened, limits: configuration.fairShare), configuration: configuration)
+        let (storage, writes) = try await ClassWrites.open(
+            configuration.database, queryTimeout: configuration.queryTimeout, postgres: configuration.postgres,
+            logger: Logger(label: "onthemap-server.storage"), limits: configuration.fairShare)
+        return ServerDatabase(storage: storage, writes: writes, configuration: configuration)
     }
 
     private var sessions: SessionAuthority { SessionAuthority(storage: storage, writes: writes, configuration: configuration) }

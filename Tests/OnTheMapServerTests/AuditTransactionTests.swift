@@ -1,7 +1,7 @@
 @testable import ClassRules
 import Foundation
 import GRDB
-import ServerStorage
+@_spi(WritePath) import ServerStorage
 import Testing
 
 /// A moderation act and its audit entry commit in one transaction (Docs/Access.md): when the

@@ -9,7 +9,7 @@ import ServerConfig
 @testable import ServerHTTP
 @testable import ServerLiveQuery
 import ServerSessions
-@testable import ServerStorage
+@_spi(WritePath) @testable import ServerStorage
 
 /// A socket's `query` op passes the REST list's expensive-query gate (was: it skipped the gate, so
 /// six anonymous sockets looping catastrophic `query`s slowed the app's list to 1.8 s while the

@@ -3,7 +3,7 @@ import Testing
 
 @testable import OnTheMapServer
 @testable import ServerHTTP
-@testable import ServerStorage
+@_spi(WritePath) @testable import ServerStorage
 
 /// The rows on the wire, byte for byte: what `LocationJSON` writes for every kind of field
 /// (missing ones, numbers, hidden marks, `keys=`) and every kind of text (plain, non-ASCII, the

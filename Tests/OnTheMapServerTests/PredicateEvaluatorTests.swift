@@ -5,7 +5,7 @@ import Testing
 @testable import OnTheMapServer
 @testable import ServerHTTP
 @testable import ServerQuery
-@testable import ServerStorage
+@_spi(WritePath) @testable import ServerStorage
 
 import enum ServerStorage.Predicate
 

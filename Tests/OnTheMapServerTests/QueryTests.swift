@@ -4,7 +4,7 @@ import ServerTestSupport
 import Testing
 
 @testable import OnTheMapServer
-@testable import ServerStorage
+@_spi(WritePath) @testable import ServerStorage
 
 /// Parse's query language over six known rows, table-driven.
 @Suite struct QueryTests {

@@ -6,7 +6,7 @@ import Testing
 @testable import ServerHTTP
 @testable import ServerQuery
 @testable import ServerSessions
-@testable import ServerStorage
+@_spi(WritePath) @testable import ServerStorage
 
 /// The small pieces the server's security rests on: SHA-256, sealed session ids, how client
 /// addresses are counted, the hash gate, and the data folder's mode.

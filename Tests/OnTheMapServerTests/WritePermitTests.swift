@@ -1,6 +1,6 @@
 @testable import ClassRules
 import Foundation
-import ServerStorage
+@_spi(WritePath) import ServerStorage
 import Testing
 
 /// Every write of the one write path takes the rule's permit (`Access.permit`), and a permit is

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import OnTheMapServer
-import OnTheMapServerPostgres
+@_spi(WritePath) import OnTheMapServerPostgres
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

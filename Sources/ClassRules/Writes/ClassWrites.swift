@@ -1,6 +1,6 @@
 import Foundation
 import OnTheMapModels
-import ServerStorage
+@_spi(WritePath) import ServerStorage
 import struct ServerStorage.AccountDeletion
 
 /// The one write path (Docs/Architecture.md, "One write path"): every write of a StudentLocation

@@ -1,6 +1,6 @@
 import Foundation
 import OnTheMapModels
-import ServerStorage
+@_spi(WritePath) import ServerStorage
 
 /// Fair share (Docs/Access.md): the writes per minute of one account, counted in the database so
 /// that every instance shares them. The row limit is checked by the insert itself

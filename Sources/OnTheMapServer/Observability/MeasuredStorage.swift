@@ -1,7 +1,7 @@
 import Foundation
 import Metrics
 import ServerHTTP
-import ServerStorage
+@_spi(WritePath) import ServerStorage
 import struct ServerStorage.AccountDeletion
 
 /// A storage that reports on its database pool to swift-metrics (`/metrics`):

@@ -94,7 +94,7 @@ public enum SQLiteBackup {
                     description: "\(path) is a SQLite database but not an onthemap-server one "
                         + "(no \(missing.joined(separator: " or ")) table).")
             }
-            return try SQLiteStorage.counts(db)
+            return try DatabaseCounts(db)
         }
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// for every change to who an account is (role, suspension, deletion, a session ending) — by any
 /// writer: a request of any instance, an `onthemap-server` command in another process, `import`,
 /// even `sqlite3` or `psql` by hand.
-package struct LoggedChange: Sendable, Hashable {
+public struct LoggedChange: Sendable, Hashable {
     /// The log's sequence number: increasing in insertion order (on PostgreSQL not always in
     /// commit order, which `ChangeLogFollower` allows for).
     package var seq: Int64

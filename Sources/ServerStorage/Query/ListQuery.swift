@@ -1,5 +1,5 @@
 /// A parsed `GET StudentLocation` request: what to match, how to sort, which page, which fields.
-package struct ListQuery: Sendable, Hashable {
+public struct ListQuery: Sendable, Hashable {
     package struct SortKey: Sendable, Hashable {
         package var field: LocationField
         package var descending: Bool

@@ -3,10 +3,12 @@ import Logging
 
 extension DatabaseLocation {
     /// Opens the database — a SQLite file, or a PostgreSQL URL through `postgres` (which only
-    /// `onthemap-server` links) — and migrates it. Only the wiring calls this and hands the storage
-    /// to the write path (`ServerApplication`, `ServerDatabase.open`; `scripts/check-architecture.py`).
+    /// `onthemap-server` links) — and migrates it. SPI, like the storage it returns: the wiring
+    /// (`ServerApplication.openStorage`) and the write path (`ClassWrites.open`, for the operator's
+    /// commands) call it and hand the storage to `ClassWrites`.
     /// `sqliteReaders` caps a SQLite file's reading connections (nil: GRDB's default of 5).
-    package func open(queryTimeout: Duration, postgres: PostgresOpener?, logger: Logger, sqliteReaders: Int? = nil)
+    @_spi(WritePath)
+    public func open(queryTimeout: Duration, postgres: PostgresOpener?, logger: Logger, sqliteReaders: Int? = nil)
         async throws -> any WritableStorage
     {
         let storage: any WritableStorage

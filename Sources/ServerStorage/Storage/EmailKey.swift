@@ -24,7 +24,7 @@ package enum EmailKey {
 /// form was introduced: it keeps its address and logs in with exactly that address, without a
 /// canonical key, until the operator deletes or merges one of the two; the migration reports it
 /// (every time the database is opened) instead of merging anything.
-package struct EmailKeyCollision: Sendable, Hashable, CustomStringConvertible {
+public struct EmailKeyCollision: Sendable, Hashable, CustomStringConvertible {
     package var key: String
     package var email: String
     /// The older account that holds the canonical form.
@@ -38,7 +38,7 @@ package struct EmailKeyCollision: Sendable, Hashable, CustomStringConvertible {
         self.holderEmail = holderEmail
     }
 
-    package var description: String {
+    public var description: String {
         "accounts \(holderKey) (\(holderEmail)) and \(key) (\(email)) have the same e-mail once canonical; \(key) keeps its address but no canonical key — delete or change one of them (nothing was merged)"
     }
 }

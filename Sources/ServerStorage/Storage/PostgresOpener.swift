@@ -6,12 +6,15 @@ import Logging
 /// The `OnTheMapServerPostgres` target supplies the working one (`PostgresOpener.live`), and only
 /// `onthemap-server` and the server tests link that target: the terminal app's built-in server
 /// builds and links SQLite alone. A configuration without an opener refuses a `postgres://` URL
-/// with `StorageOpenError.postgresNotLinked`.
-package struct PostgresOpener: Sendable {
+/// with `StorageOpenError.postgresNotLinked`. Any target may hold one (a configuration does); only
+/// a file that sees the storages' writes (`@_spi(WritePath)`) may make one or call its `open`.
+public struct PostgresOpener: Sendable {
     /// Connects to `url` (the caller migrates the storage).
-    package let open: @Sendable (_ url: URL, _ queryTimeout: Duration, _ logger: Logger) throws -> any WritableStorage
+    @_spi(WritePath)
+    public let open: @Sendable (_ url: URL, _ queryTimeout: Duration, _ logger: Logger) throws -> any WritableStorage
 
-    package init(open: @escaping @Sendable (_ url: URL, _ queryTimeout: Duration, _ logger: Logger) throws -> any WritableStorage) {
+    @_spi(WritePath)
+    public init(open: @escaping @Sendable (_ url: URL, _ queryTimeout: Duration, _ logger: Logger) throws -> any WritableStorage) {
         self.open = open
     }
 }

@@ -1,6 +1,6 @@
 /// A person as a login provider knows them: the provider's name (`facebook`, `github`) and its
 /// user id. Linked to one account in the `provider_identity` table.
-package struct ProviderIdentity: Sendable, Hashable {
+public struct ProviderIdentity: Sendable, Hashable {
     package var provider: String
     package var subject: String
 

@@ -13,7 +13,7 @@ extension SQLiteStorage {
             "ALTER TABLE account ADD COLUMN suspended_at TEXT",
         ] + AccessSQL.tables(auditID: "INTEGER PRIMARY KEY AUTOINCREMENT")
 
-    package func insert(_ location: StoredLocation, maxRowsPerOwner: Int) async throws -> Bool {
+    public func insert(_ location: StoredLocation, maxRowsPerOwner: Int) async throws -> Bool {
         try await pool.write { db in
             // One writer at a time: the count and the insert cannot interleave with another POST.
             let count =
@@ -26,7 +26,7 @@ extension SQLiteStorage {
         }
     }
 
-    package func setHidden(objectId: String, mark: HiddenMark?, audit: AuditEntry) async throws -> Bool {
+    public func setHidden(objectId: String, mark: HiddenMark?, audit: AuditEntry) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE student_location SET hidden_at = ?, hidden_reason = ?, hidden_by = ? WHERE object_id = ?",
@@ -37,7 +37,7 @@ extension SQLiteStorage {
         }
     }
 
-    package func hasHiddenLocations(owner: String) async throws -> Bool {
+    public func hasHiddenLocations(owner: String) async throws -> Bool {
         try await pool.read { db in
             try Bool.fetchOne(
                 db, sql: "SELECT 1 FROM student_location WHERE unique_key = ? AND hidden_at IS NOT NULL LIMIT 1",
@@ -45,7 +45,7 @@ extension SQLiteStorage {
         }
     }
 
-    package func setRole(key: String, role: AccountRole, audit: AuditEntry) async throws -> Bool {
+    public func setRole(key: String, role: AccountRole, audit: AuditEntry) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: "UPDATE account SET role = ? WHERE key = ?", arguments: [role.rawValue, key])
             guard db.changesCount > 0 else { return false }
@@ -54,7 +54,7 @@ extension SQLiteStorage {
         }
     }
 
-    package func setSuspended(key: String, at: String?, audit: AuditEntry) async throws -> Bool {
+    public func setSuspended(key: String, at: String?, audit: AuditEntry) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: "UPDATE account SET suspended_at = ? WHERE key = ?", arguments: [at, key])
             guard db.changesCount > 0 else { return false }
@@ -77,7 +77,7 @@ extension SQLiteStorage {
         }
     }
 
-    package func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double)
+    public func countWrite(accountKey: String, now: Double, window: Double) async throws -> (writes: Int, windowStart: Double)
     {
         try await pool.write { db in
             if Int(now) % 64 == 0 { try db.execute(sql: AccessSQL.deleteStaleWrites { "?\($0)" }, arguments: [now]) }
@@ -94,7 +94,7 @@ extension SQLiteStorage {
             arguments: [entry.at, entry.actor, entry.action, entry.target, entry.reason])
     }
 
-    package func auditEntries(since: String?) async throws -> [AuditEntry] {
+    public func auditEntries(since: String?) async throws -> [AuditEntry] {
         try await pool.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT at, actor, action, target, reason FROM audit_log WHERE at >= ? ORDER BY id",

@@ -4,11 +4,11 @@ import NIOConcurrencyHelpers
 
 /// The change log on SQLite (`ChangeLogSQL.sqlite`).
 extension SQLiteStorage {
-    package func changeLogEnd() async throws -> Int64 {
+    public func changeLogEnd() async throws -> Int64 {
         try await pool.read { db in try Int64.fetchOne(db, sql: ChangeLogSQL.end) ?? 0 }
     }
 
-    package func changeLog(after seq: Int64, missing: [Int64], limit: Int) async throws -> [LoggedChange] {
+    public func changeLog(after seq: Int64, missing: [Int64], limit: Int) async throws -> [LoggedChange] {
         try await pool.read { db in
             let sql = ChangeLogSQL.entries(missing: missing.count) { _ in "?" }
             let arguments = StatementArguments([seq.databaseValue] + missing.map(\.databaseValue) + [limit.databaseValue])
@@ -18,14 +18,14 @@ extension SQLiteStorage {
         }
     }
 
-    package func pruneChangeLog(before: Double) async throws {
+    public func pruneChangeLog(before: Double) async throws {
         try await pool.write { db in try db.execute(sql: ChangeLogSQL.prune { _ in "?" }, arguments: [before]) }
     }
 
     /// Signals after each commit of this process that wrote a table the log's triggers watch (a
     /// GRDB transaction observer on the one writer connection). Other processes' commits are
     /// not seen here: `ChangeLogFollower` polls for those.
-    package func observeChangeLog(_ signal: @escaping @Sendable () -> Void) {
+    public func observeChangeLog(_ signal: @escaping @Sendable () -> Void) {
         pool.add(transactionObserver: ChangeLogCommitObserver(signal), extent: .databaseLifetime)
     }
 }

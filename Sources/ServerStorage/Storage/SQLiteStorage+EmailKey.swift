@@ -5,7 +5,7 @@ import GRDB
 /// every open (it finds nothing to do once every account has its key, but the collisions it
 /// reports are reported again until the operator resolves them).
 extension SQLiteStorage {
-    package func migrateEmailKeys() async throws -> [EmailKeyCollision] {
+    public func migrateEmailKeys() async throws -> [EmailKeyCollision] {
         try await pool.write { db in try Self.migrateEmailKeys(db) }
     }
 

@@ -3,7 +3,7 @@ import GRDB
 
 /// Provider identities on SQLite.
 extension SQLiteStorage {
-    package func accountKey(for identity: ProviderIdentity) async throws -> String? {
+    public func accountKey(for identity: ProviderIdentity) async throws -> String? {
         try await pool.read { db in
             try String.fetchOne(
                 db, sql: "SELECT account_key FROM provider_identity WHERE provider = ? AND subject = ?",
@@ -11,7 +11,7 @@ extension SQLiteStorage {
         }
     }
 
-    package func insert(_ account: Account, linking identity: ProviderIdentity) async throws {
+    public func insert(_ account: Account, linking identity: ProviderIdentity) async throws {
         do {
             try await pool.write { db in
                 try db.execute(

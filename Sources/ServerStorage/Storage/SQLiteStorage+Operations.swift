@@ -15,13 +15,13 @@ extension SQLiteStorage {
 
     // MARK: Account administration
 
-    package func accounts() async throws -> [Account] {
+    public func accounts() async throws -> [Account] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM account ORDER BY created_at, key").map(Self.account(from:))
         }
     }
 
-    package func updatePassword(key: String, passwordHash: String) async throws -> Bool {
+    public func updatePassword(key: String, passwordHash: String) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: "UPDATE account SET password_hash = ? WHERE key = ?", arguments: [passwordHash, key])
             guard db.changesCount > 0 else { return false }
@@ -30,7 +30,7 @@ extension SQLiteStorage {
         }
     }
 
-    package func deleteAccount(key: String, audit: AuditEntry) async throws -> AccountDeletion? {
+    public func deleteAccount(key: String, audit: AuditEntry) async throws -> AccountDeletion? {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM session WHERE account_key = ?", arguments: [key])
             let sessions = db.changesCount

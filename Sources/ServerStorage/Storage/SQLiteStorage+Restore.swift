@@ -4,10 +4,10 @@ import GRDB
 /// `restore` on SQLite, through SQLite's backup API (GRDB's `backup(to:)`), the page copy kept
 /// inside the storage like every other write (Docs/Operations.md, "Backups").
 extension SQLiteStorage {
-    package func restore(from path: String, replacingNonEmpty: Bool, audit: @Sendable (DatabaseCounts) -> AuditEntry)
+    public func restore(from path: String, replacingNonEmpty: Bool, audit: @Sendable (DatabaseCounts) -> AuditEntry)
         async throws -> RestoreOutcome
     {
-        let current = try await pool.read { try Self.counts($0) }
+        let current = try await pool.read { try DatabaseCounts($0) }
         if !replacingNonEmpty, current.locations > 0 || current.accounts > 0 { return .notEmpty(current) }
         // The backup is staged beside the database (same folder and disk, mode 0600), made this
         // version's there, and given its audit entry and the log's `reload` entry; only then do
@@ -42,7 +42,7 @@ extension SQLiteStorage {
                 let reload = ChangeLogSQL.reload({ _ in "?" }, now: ChangeLogSQL.sqliteNowExpression)
                 try db.execute(sql: reload[0])
                 try db.execute(sql: reload[1], arguments: [seq])
-                let counts = try Self.counts(db)
+                let counts = try DatabaseCounts(db)
                 try Self.insert(audit(counts), db)
                 return counts
             }
@@ -56,10 +56,14 @@ extension SQLiteStorage {
             throw error
         }
     }
+}
 
-    /// What `db` holds (it has this version's tables): also what `backup` and `restore` report.
-    package static func counts(_ db: Database) throws -> DatabaseCounts {
+extension DatabaseCounts {
+    /// What the SQLite database `db` holds (it has this version's tables): also what `backup`
+    /// and `restore` report. Not on `SQLiteStorage`, which is SPI, so that the operator's
+    /// `backup` (ServerAdmin, which cannot see `SQLiteStorage`) counts a backup's rows with it.
+    package init(_ db: Database) throws {
         func count(_ table: String) throws -> Int { try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
-        return DatabaseCounts(locations: try count("student_location"), accounts: try count("account"), sessions: try count("session"))
+        self.init(locations: try count("student_location"), accounts: try count("account"), sessions: try count("session"))
     }
 }

@@ -8,7 +8,7 @@ extension SQLiteStorage {
     /// Without an fsync (`synchronous=NORMAL` for this one transaction): a count lost to a power
     /// cut gives back a guess or two, while syncing every attempt would let a login flood queue
     /// every other write behind hundreds of fsyncs.
-    package func recordAttempt(subjects: [ThrottleSubject], now: Double) async throws -> ThrottleBlock? {
+    public func recordAttempt(subjects: [ThrottleSubject], now: Double) async throws -> ThrottleBlock? {
         try await pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
@@ -29,7 +29,7 @@ extension SQLiteStorage {
         }
     }
 
-    package func recordSuccess(clear: [String], release: [String], trust: String?, now: Double) async throws {
+    public func recordSuccess(clear: [String], release: [String], trust: String?, now: Double) async throws {
         try await pool.write { db in
             for subject in clear { try db.execute(sql: "DELETE FROM login_failure WHERE subject = ?", arguments: [subject]) }
             for subject in release {
@@ -45,14 +45,14 @@ extension SQLiteStorage {
         }
     }
 
-    package func isTrusted(_ trust: String, since: Double) async throws -> Bool {
+    public func isTrusted(_ trust: String, since: Double) async throws -> Bool {
         try await pool.read { db in
             try Bool.fetchOne(
                 db, sql: "SELECT 1 FROM login_trust WHERE subject = ? AND last_success > ?", arguments: [trust, since]) ?? false
         }
     }
 
-    package func forgetTrust(before: Double) async throws {
+    public func forgetTrust(before: Double) async throws {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM login_trust WHERE last_success <= ?", arguments: [before])
         }
@@ -60,7 +60,7 @@ extension SQLiteStorage {
 
     // MARK: Invites
 
-    package func insert(_ invite: StoredInvite) async throws {
+    public func insert(_ invite: StoredInvite) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: "INSERT INTO invite (code_hash, uses_left, expires_at, created_at) VALUES (?, ?, ?, ?)",
@@ -68,7 +68,7 @@ extension SQLiteStorage {
         }
     }
 
-    package func invites() async throws -> [StoredInvite] {
+    public func invites() async throws -> [StoredInvite] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM invite ORDER BY created_at DESC").map {
                 StoredInvite(codeHash: $0["code_hash"], usesLeft: $0["uses_left"], expiresAt: $0["expires_at"], createdAt: $0["created_at"])
@@ -76,14 +76,14 @@ extension SQLiteStorage {
         }
     }
 
-    package func deleteInvites(hashPrefix: String) async throws -> Int {
+    public func deleteInvites(hashPrefix: String) async throws -> Int {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM invite WHERE substr(code_hash, 1, ?) = ?", arguments: [hashPrefix.count, hashPrefix])
             return db.changesCount
         }
     }
 
-    package func inviteUsable(codeHash: String, now: Double) async throws -> Bool {
+    public func inviteUsable(codeHash: String, now: Double) async throws -> Bool {
         try await pool.read { db in
             try Bool.fetchOne(
                 db, sql: "SELECT 1 FROM invite WHERE code_hash = ? AND uses_left > 0 AND (expires_at IS NULL OR expires_at > ?)",
@@ -91,7 +91,7 @@ extension SQLiteStorage {
         }
     }
 
-    package func insert(_ account: Account, spendingInvite codeHash: String, now: Double) async throws {
+    public func insert(_ account: Account, spendingInvite codeHash: String, now: Double) async throws {
         do {
             // One write transaction: a throw rolls back the spent use.
             try await pool.write { db in

@@ -6,7 +6,11 @@ import GRDB
 ///
 /// Durability: `synchronous=FULL`, so a write that was answered survives a crash of the process
 /// and of the machine (WAL is synced at every commit).
-package final class SQLiteStorage: WritableStorage {
+///
+/// SPI, like `WritableStorage`: a target that imports ServerStorage plainly cannot name it, so
+/// cannot open one or cast an `any ServerStorage` to it to write. Its members that implement the
+/// two protocols are `public` because the class is; they are SPI with it.
+@_spi(WritePath) public final class SQLiteStorage: WritableStorage {
     let pool: DatabasePool
     /// The time a list query may take (`SQLiteQueryBudget`).
     let queryTimeout: Duration
@@ -35,19 +39,19 @@ package final class SQLiteStorage: WritableStorage {
         pool = try DatabasePool(path: path, configuration: configuration)
     }
 
-    package func close() async {
+    public func close() async {
         try? pool.close()
     }
 
-    package var backendName: String { "sqlite" }
+    public var backendName: String { "sqlite" }
     /// The readers and the one writer.
-    package var connectionLimit: Int { pool.configuration.maximumReaderCount + 1 }
+    public var connectionLimit: Int { pool.configuration.maximumReaderCount + 1 }
 
-    package func isReachable() async throws {
+    public func isReachable() async throws {
         _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1 FROM student_location LIMIT 1") }
     }
 
-    package func migrate() async throws {
+    public func migrate() async throws {
         try Self.migrator.migrate(pool)
     }
 
@@ -115,7 +119,7 @@ package final class SQLiteStorage: WritableStorage {
     static let columns = LocationField.allCases.map(\.column).joined(separator: ", ")
 
     /// The page and count of `query`, within `queryTimeout` (or 400 "query too expensive").
-    package func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
+    public func locations(_ query: ListQuery) async throws -> (rows: [StoredLocation], count: Int?) {
         let (sql, countSQL, binds) = Self.listSQL(query)
         return try await pool.read { [budgets, queryTimeout] db in
             try budgets.budget(for: db).run(timeout: queryTimeout) {
@@ -126,7 +130,7 @@ package final class SQLiteStorage: WritableStorage {
 
     /// The same page and count as the wire's JSON, written from the statement's columns in place:
     /// no `String` and no `StoredLocation` is made for a row (`SQLiteLocationColumns`).
-    package func locationList(_ query: ListQuery) async throws -> [UInt8] {
+    public func locationList(_ query: ListQuery) async throws -> [UInt8] {
         let (sql, countSQL, binds) = Self.listSQL(query)
         return try await pool.read { [budgets, queryTimeout] db in
             try budgets.budget(for: db).run(timeout: queryTimeout) {
@@ -180,18 +184,18 @@ package final class SQLiteStorage: WritableStorage {
         return try countSQL.flatMap { try Int.fetchOne(db, sql: $0, arguments: StatementArguments(binds)) }
     }
 
-    package func location(objectId: String) async throws -> StoredLocation? {
+    public func location(objectId: String) async throws -> StoredLocation? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT \(AccessSQL.readColumns) FROM student_location WHERE object_id = ?", arguments: [objectId])
                 .map(Self.location(from:))
         }
     }
 
-    package func insert(_ location: StoredLocation) async throws {
+    public func insert(_ location: StoredLocation) async throws {
         try await insert([location])
     }
 
-    package func insert(_ locations: [StoredLocation]) async throws {
+    public func insert(_ locations: [StoredLocation]) async throws {
         try await pool.write { db in try Self.insert(db, locations) }
     }
 
@@ -207,7 +211,7 @@ package final class SQLiteStorage: WritableStorage {
         }
     }
 
-    package func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome {
+    public func update(objectId: String, changes: LocationChanges, updatedAt: String, owner: String?) async throws -> WriteOutcome {
         try await pool.write { db in
             if let refusal = try Self.refusal(db, objectId: objectId, owner: owner) { return refusal }
             let changed = changes.assignments
@@ -220,7 +224,7 @@ package final class SQLiteStorage: WritableStorage {
         }
     }
 
-    package func delete(objectId: String, owner: String?, audit: AuditEntry?) async throws -> WriteOutcome {
+    public func delete(objectId: String, owner: String?, audit: AuditEntry?) async throws -> WriteOutcome {
         try await pool.write { db in
             if let refusal = try Self.refusal(db, objectId: objectId, owner: owner) { return refusal }
             try db.execute(sql: "DELETE FROM student_location WHERE object_id = ?", arguments: [objectId])
@@ -238,12 +242,12 @@ package final class SQLiteStorage: WritableStorage {
         return nil
     }
 
-    package func locationCount() async throws -> Int {
+    public func locationCount() async throws -> Int {
         try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM student_location") ?? 0 }
     }
 
     /// The query plan SQLite chooses for `query` (for the documentation and its test).
-    package func queryPlan(_ query: ListQuery) async throws -> [String] {
+    public func queryPlan(_ query: ListQuery) async throws -> [String] {
         let (sql, _, binds) = Self.listSQL(query)
         return try await pool.read { db in
             let arguments = StatementArguments(binds + [query.limit.databaseValue, query.skip.databaseValue])
@@ -253,7 +257,7 @@ package final class SQLiteStorage: WritableStorage {
 
     /// Adds `count` synthetic rows in one statement (benchmarks and the index test): keys of
     /// 5,000 accounts, coordinates over the globe, `updatedAt` shuffled over ~4 months.
-    package func fillSynthetic(count: Int) async throws {
+    public func fillSynthetic(count: Int) async throws {
         try await pool.write { db in
             let logEnd = try Int64.fetchOne(db, sql: ChangeLogSQL.end) ?? 0
             try db.execute(
@@ -282,7 +286,7 @@ package final class SQLiteStorage: WritableStorage {
 
     // MARK: Accounts and sessions
 
-    package func insert(_ account: Account) async throws {
+    public func insert(_ account: Account) async throws {
         do {
             try await pool.write { db in
                 try db.execute(
@@ -294,7 +298,7 @@ package final class SQLiteStorage: WritableStorage {
         }
     }
 
-    package func account(email: String) async throws -> Account? {
+    public func account(email: String) async throws -> Account? {
         try await pool.read { db in
             // By the canonical form; an account the e-mail migration found colliding has no key
             // (`EmailKeyCollision`) and is found by exactly its own address, before the holder.
@@ -308,7 +312,7 @@ package final class SQLiteStorage: WritableStorage {
         }
     }
 
-    package func account(key: String) async throws -> Account? {
+    public func account(key: String) async throws -> Account? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM account WHERE key = ?", arguments: [key]).map(Self.account(from:))
         }
@@ -321,7 +325,7 @@ package final class SQLiteStorage: WritableStorage {
             role: AccountRole(rawValue: row["role"] ?? "") ?? .student, suspendedAt: row["suspended_at"])
     }
 
-    package func insert(_ session: StoredSession) async throws {
+    public func insert(_ session: StoredSession) async throws {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM session WHERE expires_at < ?", arguments: [Date().timeIntervalSince1970])
             try db.execute(
@@ -330,21 +334,21 @@ package final class SQLiteStorage: WritableStorage {
         }
     }
 
-    package func session(idHash: String, now: Double) async throws -> StoredSession? {
+    public func session(idHash: String, now: Double) async throws -> StoredSession? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ? AND expires_at > ?", arguments: [idHash, now])
                 .map(Self.session(from:))
         }
     }
 
-    package func session(xsrfHash: String, now: Double) async throws -> StoredSession? {
+    public func session(xsrfHash: String, now: Double) async throws -> StoredSession? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM session WHERE xsrf_token = ? AND expires_at > ?", arguments: [xsrfHash, now])
                 .map(Self.session(from:))
         }
     }
 
-    package func deleteSession(idHash: String) async throws {
+    public func deleteSession(idHash: String) async throws {
         try await pool.write { db in try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [idHash]) }
     }
 

@@ -1,7 +1,11 @@
 /// Everything the server keeps. `SQLiteStorage` is the default; a PostgreSQL implementation
 /// can stand beside it. Implementations hold no per-process state that matters across
 /// instances: sessions live in the database.
-package protocol ServerStorage: Sendable {
+///
+/// Public, as are the types its requirements name, because `WritableStorage`, which refines it,
+/// is SPI and so public; the package has no library product, so public reaches no target that
+/// `package` did not.
+public protocol ServerStorage: Sendable {
     /// Creates or upgrades the schema.
     func migrate() async throws
     /// Releases connections; the storage is not used afterwards.

@@ -1,5 +1,5 @@
 /// A sign-up invite as stored: the SHA-256 of its code, never the code.
-package struct StoredInvite: Sendable, Hashable {
+public struct StoredInvite: Sendable, Hashable {
     package var codeHash: String
     /// Sign-ups it still allows.
     package var usesLeft: Int

@@ -1,6 +1,6 @@
 /// A StudentLocation row as stored. Client fields are optional: old dumps had missing ones, and
 /// a row with broken coordinates may be held (it is served as it is; clients skip it).
-package struct StoredLocation: Sendable, Hashable {
+public struct StoredLocation: Sendable, Hashable {
     package var objectId: String
     package var uniqueKey: String?
     package var firstName: String?
@@ -42,7 +42,7 @@ package struct StoredLocation: Sendable, Hashable {
 }
 
 /// A change to the client fields of a row: only the fields present are written.
-package struct LocationChanges: Sendable, Hashable {
+public struct LocationChanges: Sendable, Hashable {
     package var uniqueKey: String?
     package var firstName: String?
     package var lastName: String?
@@ -79,7 +79,7 @@ extension LocationChanges {
 }
 
 /// An account that can log in.
-package struct Account: Sendable, Hashable {
+public struct Account: Sendable, Hashable {
     package var key: String
     /// For an account made from a provider profile, `<provider>:<user id>` (not an email, so no
     /// sign-up can take it).
@@ -110,7 +110,7 @@ package struct Account: Sendable, Hashable {
 }
 
 /// A session as stored: hashes and the sealed id only (`SessionSeal`), never the tokens.
-package struct StoredSession: Sendable, Hashable {
+public struct StoredSession: Sendable, Hashable {
     package var idHash: String
     package var accountKey: String
     package var xsrfHash: String
@@ -129,7 +129,7 @@ package struct StoredSession: Sendable, Hashable {
 }
 
 /// Outcome of a write that may be refused for ownership.
-package enum WriteOutcome: Sendable, Equatable {
+public enum WriteOutcome: Sendable, Equatable {
     case done
     case notFound
     case notOwner
@@ -145,7 +145,7 @@ package enum StorageError: Error, Equatable {
 }
 
 /// What deleting an account removed.
-package struct AccountDeletion: Sendable, Equatable {
+public struct AccountDeletion: Sendable, Equatable {
     package var locations: Int
     package var sessions: Int
 
@@ -156,7 +156,7 @@ package struct AccountDeletion: Sendable, Equatable {
 }
 
 /// Why a row is hidden: the mark `setHidden` writes.
-package struct HiddenMark: Sendable, Hashable {
+public struct HiddenMark: Sendable, Hashable {
     package var at: String
     package var reason: String
     /// A moderator's key, `operator` or `suspension`.
@@ -170,7 +170,7 @@ package struct HiddenMark: Sendable, Hashable {
 }
 
 /// One line of the audit log: who did what to which row or account, and why.
-package struct AuditEntry: Sendable, Hashable {
+public struct AuditEntry: Sendable, Hashable {
     package var at: String
     /// An account key, or `operator` for the command line.
     package var actor: String

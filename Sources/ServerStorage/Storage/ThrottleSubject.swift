@@ -1,7 +1,7 @@
 /// One thing attempts are counted against, with its own limit: `pair:<account> <address>`,
 /// `address:<address>`, `account:<account>` (logins) or `signup:<address>`, where `<account>` is
 /// `accountName(key:email:)`.
-package struct ThrottleSubject: Sendable, Hashable {
+public struct ThrottleSubject: Sendable, Hashable {
     /// How logins name the account they aim at: `key:<key>` once the storage found the account
     /// (whatever spelling of its email found it), else `email:<normalized email>`.
     package static func accountName(key: String?, email: String) -> String {
@@ -31,7 +31,7 @@ package struct ThrottleSubject: Sendable, Hashable {
 }
 
 /// A subject found over its limit, and until when (seconds since 1970) it is blocked.
-package struct ThrottleBlock: Sendable, Hashable {
+public struct ThrottleBlock: Sendable, Hashable {
     package var subject: String
     package var until: Double
 

@@ -1,13 +1,16 @@
 /// The writes of a StudentLocation row, an account and what their rules keep (the fair-share
 /// counter, the audit log, whose entry a moderation act carries and writes in its own
 /// transaction): the storages implement them, and `ClassWrites` — the one write path —
-/// is the only code that may call them. It is `package` because the storages that implement it
-/// are other targets, and Swift has nothing narrower across targets: `scripts/check-architecture.py`
-/// fails on any file that names it outside the storages (`ServerStorage`, `OnTheMapServerPostgres`),
-/// `ClassRules` and the wiring (`ServerApplication`, `MeasuredStorage`), and on any that opens a
-/// storage outside the storages, `ServerApplication` and `ServerDatabase`. Everything else gets the
-/// storage as an `any ServerStorage`, which has no write to call: reads, sessions, throttle, invites.
-package protocol WritableStorage: ServerStorage {
+/// is the only code that may call them. The storages that implement it are other targets, and
+/// Swift has no access level narrower than `package` across targets, so it is SPI
+/// (`@_spi(WritePath)`), and so is every way to a storage that writes: `SQLiteStorage`,
+/// `DatabaseLocation.open`, a `PostgresOpener`'s `open` and initializer. A file that imports
+/// ServerStorage plainly can neither name nor call them (WritePathSealTests); one that imports it with
+/// `@_spi(WritePath)` can, and `scripts/check-architecture.py` fails on such an import outside the
+/// storages (`ServerStorage`, `OnTheMapServerPostgres`), `ClassRules` and the wiring
+/// (`ServerApplication`, `MeasuredStorage`). Everything else gets the storage as an
+/// `any ServerStorage`, which has no write to call: reads, sessions, throttle, invites.
+@_spi(WritePath) public protocol WritableStorage: ServerStorage {
     // MARK: Locations
 
     func insert(_ location: StoredLocation) async throws
@@ -94,7 +97,7 @@ public struct DatabaseCounts: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// How `WritableStorage.restore` went.
-package enum RestoreOutcome: Sendable, Hashable {
+public enum RestoreOutcome: Sendable, Hashable {
     /// The database now holds the backup: these.
     case restored(DatabaseCounts)
     /// Nothing was written: the database holds these, and replacing it was not asked for.
