@@ -93,7 +93,7 @@ package final class LiveQueryHub: Sendable {
         var overBudget = false
         for connection in connections {
             if overBudget, connection.regexCount > 0 {
-                connection.endSession(Self.overBudgetMessage(matchingBudget))
+                connection.endSession(Self.overBudgetMessage(matchingBudget), closing: "query too expensive")
                 continue
             }
             for (requestId, subscription) in connection.subscriptions() {
@@ -105,7 +105,7 @@ package final class LiveQueryHub: Sendable {
                 if !overBudget, threadCPUTime() - started > matchingBudget {
                     overBudget = true
                     if connection.regexCount > 0 {
-                        connection.endSession(Self.overBudgetMessage(matchingBudget))
+                        connection.endSession(Self.overBudgetMessage(matchingBudget), closing: "query too expensive")
                         break
                     }
                 }
@@ -189,9 +189,9 @@ final class LiveQueryConnection: Sendable {
         var overflowed: @Sendable () -> Void
         /// Closes the socket as the server goes away (1001).
         var goingAway: @Sendable () -> Void
-        /// Closes the socket because the session it was opened with ended (1000), after the
-        /// messages queued so far.
-        var sessionEnded: @Sendable () -> Void
+        /// Closes the socket (1000, with `reason`) after the messages queued so far: the session
+        /// it was opened with ended, or the database it followed was replaced.
+        var sessionEnded: @Sendable (_ reason: String) -> Void
         /// Asks for `endIfSessionEnded` just after this time (seconds since 1970), instead of any
         /// time asked before; `nil`: never.
         var sessionEndsAt: @Sendable (Double?) -> Void
@@ -272,8 +272,8 @@ final class LiveQueryConnection: Sendable {
     /// The socket's own caller, as asked again.
     func setCaller(_ caller: Caller) { state.withLockedValue { $0.caller = caller } }
 
-    /// Ends the socket: `message` (an error that says why), then a close.
-    func endSession(_ message: String) {
+    /// Ends the socket: `message` (an error that says why), then a close with `reason`.
+    func endSession(_ message: String, closing reason: String = "session ended") {
         let ended = state.withLockedValue { state -> Bool in
             guard !state.overflowed else { return false }
             state.subscriptions = [:]
@@ -282,7 +282,7 @@ final class LiveQueryConnection: Sendable {
         }
         guard ended else { return }
         socket.send(message) {}
-        socket.sessionEnded()
+        socket.sessionEnded(reason)
     }
 
     func subscriptions() -> [(Int, LiveQueryHub.Subscription)] {

@@ -121,7 +121,7 @@ package final class LiveQueryServer: Sendable {
     /// Ends every socket (the error above, then a close): the database was replaced, and what a
     /// socket holds — its callers, sessions and subscriptions' view — was of the one before.
     package func reload() {
-        for connection in hub.allConnections { connection.endSession(Self.reloadMessage) }
+        for connection in hub.allConnections { connection.endSession(Self.reloadMessage, closing: "database restored") }
     }
 
     /// Handles one message of a socket, in the order they came (the socket starts the next once

@@ -76,7 +76,7 @@ final class LiveQuerySocketHandler: ChannelDuplexHandler {
                     loop.execute { this.value.close(.policyViolation, reason: "subscriber too slow", within: .seconds(1)) }
                 },
                 goingAway: { loop.execute { this.value.close(.goingAway, reason: "server stopping", within: nil) } },
-                sessionEnded: { loop.execute { this.value.close(.normalClosure, reason: "session ended", within: .seconds(1)) } },
+                sessionEnded: { reason in loop.execute { this.value.close(.normalClosure, reason: reason, within: .seconds(1)) } },
                 sessionEndsAt: { end in loop.execute { this.value.watchSession(until: end) } }))
         self.connection = connection
         server.hub.add(connection)

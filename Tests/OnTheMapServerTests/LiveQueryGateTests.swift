@@ -35,7 +35,7 @@ import ServerSessions
         let connection = LiveQueryConnection(
             clientId: 1, address: "192.0.2.1", queueLength: 100,
             socket: .init(
-                send: { message, written in sent.add(message); written() }, overflowed: {}, goingAway: {}, sessionEnded: {},
+                send: { message, written in sent.add(message); written() }, overflowed: {}, goingAway: {}, sessionEnded: { _ in },
                 sessionEndsAt: { _ in }))
         await live.handle(#"{"op":"connect"}"#, connection)
         await live.handle(

@@ -124,7 +124,7 @@ final class EventSocket: @unchecked Sendable {
                 written()
             },
             overflowed: { self.change { self.isClosed = true } }, goingAway: {},
-            sessionEnded: { self.change { self.isClosed = true } }, sessionEndsAt: { _ in })
+            sessionEnded: { _ in self.change { self.isClosed = true } }, sessionEndsAt: { _ in })
     }
 
     /// The next message as JSON, nil once the socket is closed with nothing more, or after

@@ -60,7 +60,7 @@ private final class HoldingSocket: @unchecked Sendable {
     var socket: LiveQueryConnection.Socket {
         .init(
             send: { _, written in self.lock.withLock { self.held.append(written) } },
-            overflowed: { self.lock.withLock { self.overflowed += 1 } }, goingAway: {}, sessionEnded: {},
+            overflowed: { self.lock.withLock { self.overflowed += 1 } }, goingAway: {}, sessionEnded: { _ in },
             sessionEndsAt: { _ in })
     }
 }

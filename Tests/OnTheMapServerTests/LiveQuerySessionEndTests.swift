@@ -70,7 +70,7 @@ private final class RecordingSocket: @unchecked Sendable {
                 written()
             },
             overflowed: {}, goingAway: {},
-            sessionEnded: { self.lock.withLock { self.closed += 1 } },
+            sessionEnded: { _ in self.lock.withLock { self.closed += 1 } },
             sessionEndsAt: { end in self.lock.withLock { self.asked.append(end) } })
     }
 }

@@ -47,6 +47,7 @@ import Testing
         #expect(told["op"] as? String == "error" && told["reconnect"] as? Bool == true, "\(told)")
         #expect((told["error"] as? String)?.contains("restored from a backup") == true, "\(told)")
         #expect(await socket.next() == nil)
+        #expect(socket.closeCode == 1000 && socket.closeReason == "database restored")
 
         // The session the backup does not know writes nothing; the one it knows does.
         let refused = try await RawHTTP.send(

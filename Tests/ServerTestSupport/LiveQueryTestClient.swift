@@ -12,6 +12,8 @@ public final class LiveQueryTestClient: @unchecked Sendable {
     private var buffer: [UInt8] = []
     /// Close code of the server's close frame, once one arrived.
     public private(set) var closeCode: UInt16?
+    /// The reason the server's close frame gave (after its code), once one arrived.
+    public private(set) var closeReason: String?
     /// Whether the server ended the connection (end of stream or reset; not a read timeout).
     public private(set) var endedByPeer = false
 
@@ -101,6 +103,7 @@ public final class LiveQueryTestClient: @unchecked Sendable {
                 return (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] ?? ["unparsed": payload.count]
             case 0x8:
                 closeCode = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1005
+                closeReason = String(decoding: payload.dropFirst(2), as: UTF8.self)
                 return nil
             case 0x9:
                 _ = sendFrame(opcode: 0xA, payload)
