@@ -142,7 +142,8 @@ public enum GraphicsDetection {
     /// answers nothing pays it whole, and it is long enough for an answer over ssh from another
     /// continent, or from a terminal busy drawing its first frames (kitty on a software renderer
     /// took 430 ms on an idle machine, and over a second beside a build); one later still is
-    /// dropped as it comes (`TerminalReplyFilter`), and the app draws Braille in the default theme.
+    /// dropped as it comes (`TerminalReplyFilter`): the app then draws Braille, and `theme = auto`
+    /// goes by `COLORFGBG`, else dark.
     public static let answerTimeoutMilliseconds = 3000
 
     /// Whether `auto` asks the terminal at all: not inside tmux or screen (which answer for
