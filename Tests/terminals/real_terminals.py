@@ -1153,19 +1153,28 @@ class Session:
             outline(shot, [box], self.shot_path(step, "-checked"))
         return share
 
+    def until_right(self, shot, judge, timeout):
+        """judge(shot) -> (right, result), on `shot` and then on new screenshots (the terminal may
+        still be drawing) until it is right or `timeout` has passed; (last shot, its result, how
+        many new screenshots were taken)."""
+        deadline, taken = time.time() + timeout, 0
+        while True:
+            right, result = judge(shot)
+            if right or time.time() > deadline:
+                return shot, result, taken
+            time.sleep(0.5)
+            shot, taken = self.driver.settle(), taken + 1
+            save(shot, os.path.join(self.work, "poll.png"), self.work)
+            self.grid = find_grid(shot, self.grid.cols, self.grid.rows, self.bg) or self.grid
+
     def read_until(self, shot, meant, box_of, what, problems, seen, threshold=0.7, lines=1, timeout=12):
         """tesseract's reading of box_of(grid) compared with `meant`; while it falls short, a new
         screenshot (the terminal may still be drawing), until `timeout`. Returns the last shot."""
-        deadline = time.time() + timeout
-        while True:
+        def judge(shot):
             read = ocr(shot, box_of(self.grid), self.work, lines=lines)
             score, missed = word_match(meant, read)
-            if score >= threshold or time.time() > deadline:
-                break
-            time.sleep(0.5)
-            shot = self.driver.settle()
-            save(shot, os.path.join(self.work, "poll.png"), self.work)
-            self.grid = find_grid(shot, self.grid.cols, self.grid.rows, self.bg) or self.grid
+            return score >= threshold, (read, score, missed)
+        shot, (read, score, missed), _ = self.until_right(shot, judge, timeout)
         seen.append(f"{what}: read {' | '.join(read.splitlines())!r} (meant {meant!r}: {score:.0%} of its words)")
         if score < threshold:
             problems.append(f"{what} misread: {score:.0%} of the words; missed {missed[:6]}; read {read[:120]!r}")
@@ -1287,10 +1296,11 @@ class Session:
                                    what, problems, seen, threshold=0.6, lines=max(2, len(meant)), timeout=20)
 
             def judge(shot):
-                """The box's pixels: ([problems], share of map colour, [what was seen])."""
+                """The box's pixels: (clean, ([problems], share of map colour, [what was seen]))."""
                 wrong, noted = [], []
                 if step != "09-post-preview":
-                    return wrong, self.check_clean(shot, inside, f"the {title!r} box", wrong, step), noted
+                    share = self.check_clean(shot, inside, f"the {title!r} box", wrong, step)
+                    return not wrong, (wrong, share, noted)
                 kind, _, _ = self.classify(shot, grid.box(*mini))
                 noted.append(f"preview map at cells {mini}: {kind}")
                 if EXPECTED[self.terminal] != "braille" and kind != "picture":
@@ -1299,17 +1309,12 @@ class Session:
                 below = grid.box(col + 1, mini[1] + mini[3], w - 2, row + h - 1 - mini[1] - mini[3])
                 share = max(self.check_clean(shot, above, "the form (above the preview)", wrong, step),
                             self.check_clean(shot, below, "the form (below the preview)", wrong, step))
-                return wrong, share, noted
+                return not wrong, (wrong, share, noted)
 
             # A terminal that has drawn the text may still be drawing the pictures around it: the
             # box is judged again on new screenshots for 10 s (what stays wrong is what a person sees).
-            began, again = time.time(), 0
-            while True:
-                wrong, share, noted = judge(shot)
-                if not wrong or time.time() - began > 10:
-                    break
-                time.sleep(0.5)
-                shot, again = self.driver.settle(), again + 1
+            began = time.time()
+            shot, (wrong, share, noted), again = self.until_right(shot, judge, 10)
             if again:
                 noted.append(f"judged on {again} more screenshot(s) ({time.time() - began:.1f} s)")
             problems += wrong

@@ -185,7 +185,7 @@ public final class AppController {
         if app.goTo != nil { open.append("goto") }
         if let posting = app.posting { open.append(posting.chosen == nil ? "posting" : "posting-preview") }
         if app.confirmation != nil || app.quitQuestion != nil { open.append("question") }
-        if app.alert != nil { open.append("alert") }
+        if app.hasAlert { open.append("alert") }
         return open
     }
 }
