@@ -1,12 +1,10 @@
 import ClassRules
 import Foundation
-import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 import OnTheMapModels
 import ServerConfig
@@ -45,7 +43,6 @@ public enum ServerApplication {
         }
         if configuration.metrics {
             _ = ServerMetrics.registry
-            router.add(middleware: RequestMetricsMiddleware())
             router.get(RouterPath(RequestPath.metrics)) { request, context in
                 try checkMetricsAccess(request, address: context.clientAddress(request, trustProxy: configuration.trustProxy), configuration)
                 var headers = HTTPFields()
@@ -53,9 +50,10 @@ public enum ServerApplication {
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: ServerMetrics.exposition())))
             }
         }
-        router.add(middleware: TrustRulesMiddleware())
-        router.add(middleware: ErrorShieldMiddleware())
-        if !configuration.trustProxy { router.add(middleware: ProxyHeaderWarning()) }
+        router.add(
+            middleware: RequestRulesMiddleware(
+                metrics: configuration.metrics ? RequestMetrics() : nil,
+                proxyHeaders: configuration.trustProxy ? nil : ProxyHeaderWarning()))
         let sessions = sessions ?? SessionAuthority(storage: storage, writes: writes, configuration: configuration)
         let throttle = LoginThrottle(
             storage: storage, policy: configuration.loginThrottle, signUpsPerAddress: configuration.signUpsPerAddress)
@@ -206,49 +204,5 @@ struct LiveQueryShutdown: Service {
     func run() async throws {
         try? await gracefulShutdown()
         server.closeAll()
-    }
-}
-
-/// Answers a storage's `QueryFailure` with its wire error (400), a request whose HTTP/1.1 framing
-/// broke while its body was read (a `Transfer-Encoding` other than chunked, a chunk size past
-/// 64 bits: NIO's `HTTPParserError`) with a 400 — the client's fault, logged as no server error —
-/// a database that cannot be reached (`StorageUnavailable`) with a 503 and `Retry-After`, and
-/// turns any other error that is not already an HTTP answer into a 500 with no internals in it
-/// (no stack trace, no SQL), and logs what it may: the error's type, and for a SQLite error its
-/// code and message — never the statement (GRDB's description quotes it, with its arguments'
-/// shape, and a request's `where` or `order` made it).
-struct ErrorShieldMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
-
-    static func loggable(_ error: any Error) -> String {
-        if let error = error as? DatabaseError {
-            return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "")"
-        }
-        if let error = error as? any LoggableStorageError { return error.loggableDescription }
-        return String(describing: type(of: error))
-    }
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let error as any HTTPResponseError {
-            throw error
-        } catch let failure as QueryFailure {
-            throw APIFailure(failure)
-        } catch let error as StorageUnavailable {
-            context.logger.warning("database unavailable", metadata: ["path": "\(request.uri.path)", "error": "\(error.detail)"])
-            var response = JSONResponse.make(
-                status: .serviceUnavailable, ["code": "1", "error": "the database is unavailable; try again shortly"])
-            response.headers[.retryAfter] = "1"
-            return response
-        } catch let error as HTTPParserError {
-            context.logger.info("bad request framing", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
-            var response = JSONResponse.make(status: .badRequest, ["code": "1", "error": "bad request framing"])
-            response.headers[.connection] = "close"  // the parser cannot find the next request
-            return response
-        } catch {
-            context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(Self.loggable(error))"])
-            return JSONResponse.make(status: .internalServerError, ["code": "1", "error": "internal server error"])
-        }
     }
 }

@@ -83,7 +83,9 @@ import Testing
         #expect(listCount?.hasSuffix(" 3") == true, "\(lines.filter { $0.hasPrefix("hb_requests") })")
         #expect(lines.contains { $0.hasPrefix("hb_requests") && $0.contains(#"http_response_status_code="404""#) })
         #expect(lines.contains { $0.hasPrefix("http_server_request_duration_bucket") || $0.hasPrefix("http_server_request_duration_seconds_bucket") })
-        #expect(lines.contains { $0.hasPrefix("hb_request_errors") && $0.contains(#"error_type="404""#) })
+        // Errors are the 4xx and 5xx answers, each counted once; a 200 has no error line.
+        #expect(lines.contains { $0.hasPrefix("hb_request_errors") && $0.contains(#"error_type="404""#) && $0.hasSuffix(" 1") })
+        #expect(!lines.contains { $0.hasPrefix("hb_request_errors") && $0.contains(#"error_type="200""#) })
         #expect(lines.contains { $0.hasPrefix(#"http_server_active_requests{http_request_method="GET"}"#) })
 
         // The database pool: its size, operations in flight, time per operation.

@@ -1,5 +1,6 @@
 import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -11,10 +12,36 @@ import Glibc
 /// headers) is closed to make room. Only when every connection is in the middle of a request
 /// (each bounded by `serve --request-timeout`) is the newcomer closed instead.
 package final class ConnectionLimiter: Sendable {
+    /// One open connection as its handler sees it. The handler marks it busy and idle on every
+    /// request without taking the limiter's lock (an atomic store); only an eviction, at the cap,
+    /// reads them all.
+    package final class Registration: Sendable {
+        fileprivate let id: Int
+        /// When it last had no request in flight, in `NIODeadline` nanoseconds; `busy` while one is.
+        private let idleSince: Synchronization.Atomic<UInt64>
+        private static let busy = UInt64.max
+
+        fileprivate init(id: Int) {
+            self.id = id
+            idleSince = Synchronization.Atomic(NIODeadline.now().uptimeNanoseconds)
+        }
+
+        /// The connection started a request (it may not be evicted until it is idle again).
+        func markBusy() { idleSince.store(Self.busy, ordering: .relaxed) }
+
+        /// The connection has no request in flight.
+        func markIdle() { idleSince.store(NIODeadline.now().uptimeNanoseconds, ordering: .relaxed) }
+
+        /// Since when it has been idle; `nil` while a request is in flight.
+        fileprivate var idle: UInt64? {
+            let since = idleSince.load(ordering: .relaxed)
+            return since == Self.busy ? nil : since
+        }
+    }
+
     private struct Entry {
         let channel: any Channel
-        /// When it last had no request in flight; `nil` while one is.
-        var idleSince: NIODeadline?
+        let registration: Registration
     }
 
     private struct State {
@@ -32,36 +59,27 @@ package final class ConnectionLimiter: Sendable {
     /// Connections open now (tests and metrics).
     var openCount: Int { state.withLockedValue { $0.entries.count } }
 
-    /// Registers a new, idle connection; returns its id, or `nil` when it must be closed.
-    func open(_ channel: any Channel) -> Int? {
+    /// Registers a new, idle connection; `nil` when it must be closed.
+    func open(_ channel: any Channel) -> Registration? {
         var evicted: (any Channel)?
-        let id: Int? = state.withLockedValue { state in
+        let registration: Registration? = state.withLockedValue { state in
             if state.entries.count >= maxConnections {
-                let oldest = state.entries.compactMap { key, entry in entry.idleSince.map { (key, $0) } }.min { $0.1 < $1.1 }
+                let oldest = state.entries.compactMap { key, entry in entry.registration.idle.map { (key, $0) } }.min { $0.1 < $1.1 }
                 guard let oldest else { return nil }
                 evicted = state.entries.removeValue(forKey: oldest.0)?.channel
             }
             state.nextID += 1
-            state.entries[state.nextID] = Entry(channel: channel, idleSince: .now())
-            return state.nextID
+            let registration = Registration(id: state.nextID)
+            state.entries[state.nextID] = Entry(channel: channel, registration: registration)
+            return registration
         }
         evicted?.close(promise: nil)
-        return id
-    }
-
-    /// The connection started a request (it may not be evicted until it is idle again).
-    func busy(_ id: Int) {
-        state.withLockedValue { $0.entries[id]?.idleSince = nil }
-    }
-
-    /// The connection has no request in flight.
-    func idle(_ id: Int) {
-        state.withLockedValue { $0.entries[id]?.idleSince = .now() }
+        return registration
     }
 
     /// The connection closed.
-    func closed(_ id: Int) {
-        state.withLockedValue { _ = $0.entries.removeValue(forKey: id) }
+    func closed(_ registration: Registration) {
+        state.withLockedValue { _ = $0.entries.removeValue(forKey: registration.id) }
     }
 
     /// Raises this process's soft limit on open files as far as needed for `connections` plus

@@ -17,7 +17,7 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     private let limiter: ConnectionLimiter
     private let idleTimeout: TimeAmount
-    private var id: Int?
+    private var registration: ConnectionLimiter.Registration?
     private var deadline: Scheduled<Void>?
     /// The last bytes seen, to find "\r\n\r\n" across reads.
     private var tail: [UInt8] = []
@@ -29,8 +29,8 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        id = limiter.open(context.channel)
-        guard id != nil else {
+        registration = limiter.open(context.channel)
+        guard registration != nil else {
             context.close(promise: nil)
             return
         }
@@ -58,8 +58,8 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
     private func release() {
         deadline?.cancel()
         deadline = nil
-        if let id { limiter.closed(id) }
-        id = nil
+        if let registration { limiter.closed(registration) }
+        registration = nil
     }
 }
 

@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 import OnTheMapModels
 
-/// The request-wide trust rules (Docs/Security.md, "Trust rules"), checked before any route:
+/// The request-wide trust rules (Docs/Security.md, "Trust rules"), applied to every request
+/// before its route by the server's one middleware (`RequestRulesMiddleware`):
 ///
 /// - A request that carries an `X-XSRF-TOKEN` header must carry the same value in its
 ///   `XSRF-TOKEN` cookie; otherwise it is refused 403 whatever else identifies it (a bearer token,
@@ -11,32 +12,20 @@ import OnTheMapModels
 /// - Every answer is marked `Cache-Control: private` and `Vary: Authorization, Cookie`: the
 ///   server resolves the caller from those headers, and what it answers (which rows, a user's
 ///   e-mail, a session) depends on them, so no shared cache may hand one caller's answer to another.
-package struct TrustRulesMiddleware: RouterMiddleware {
-    package typealias Context = AppRequestContext
-
-    package init() {}
-
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let header = request.headers[.xsrfToken] {
-            guard let cookie = request.cookie("XSRF-TOKEN"), ConstantTime.equal(header, cookie) else {
-                throw Self.xsrfMismatch(path: request.uri.path)
-            }
-        }
-        do {
-            var response = try await next(request, context)
-            Self.markPersonal(&response.headers)
-            return response
-        } catch let error as any HTTPResponseError {
-            var response = try error.response(from: request, context: context)
-            Self.markPersonal(&response.headers)
-            return response
+package enum TrustRules {
+    /// Throws the 403 of a request whose `X-XSRF-TOKEN` header does not match its `XSRF-TOKEN`
+    /// cookie (or that has the header and no cookie).
+    package static func checkXSRF(_ request: Request) throws {
+        guard let header = request.headers[.xsrfToken] else { return }
+        guard let cookie = request.cookie("XSRF-TOKEN"), ConstantTime.equal(header, cookie) else {
+            throw xsrfMismatch(path: request.uri.path)
         }
     }
 
     /// `Cache-Control: private` (replacing any public caching the route chose) and
     /// `Vary: Authorization, Cookie`: every answer may depend on the caller, since the caller is
     /// resolved from those headers (an anonymous answer differs from a moderator's).
-    static func markPersonal(_ headers: inout HTTPFields) {
+    package static func markPersonal(_ headers: inout HTTPFields) {
         set(privateCaching, in: &headers)
         set(varyOnCaller, in: &headers)
     }

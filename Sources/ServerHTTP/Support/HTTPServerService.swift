@@ -18,12 +18,15 @@ import ServiceLifecycle
 /// header comes from `HTTPDateCache`, integer arithmetic on the Unix time.
 ///
 /// What it keeps of `Application.run()`: a request id in each request's logger metadata
-/// (`hb.request.id`, which `AccessLogMiddleware` sends back as `X-Request-Id`) and that logger
-/// bound as the task's logger; an error that is not an HTTP answer becomes an empty 500; the
-/// `Date` and `Server` headers on every answer; a parse error while writing closes the connection
-/// without a second answer; `services` run in the same group before the server, so they stop
-/// after it (graceful shutdown stops services in reverse order). Hummingbird's
-/// `processesRunBeforeServerStart` has no counterpart: the server registers none.
+/// (`hb.request.id`, which `AccessLogMiddleware` sends back as `X-Request-Id`), in the logger
+/// every handler gets from its context; an error that is not an HTTP answer becomes an empty
+/// 500; the `Date` and `Server` headers on every answer; a parse error while writing closes the
+/// connection without a second answer; `services` run in the same group before the server, so
+/// they stop after it (graceful shutdown stops services in reverse order). Hummingbird's
+/// `processesRunBeforeServerStart` has no counterpart: the server registers none. Nor does
+/// binding the request's logger as the task's (`withLogger`): nothing this server links reads
+/// `Logger.current`, and the binding cost about 3,000 instructions a request (callgrind,
+/// Docs/Benchmarks.md "Server load").
 public struct HTTPServerService: Service, CustomStringConvertible {
     let responder: RouterResponder<AppRequestContext>
     let server: HTTPServerBuilder
@@ -64,21 +67,18 @@ public struct HTTPServerService: Service, CustomStringConvertible {
             responder: { (request, writer: consuming ResponseWriter, channel) in
                 var logger = baseLogger
                 logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
-                let response = try await withLogger(logger) { logger in
-                    let context = AppRequestContext(source: .init(channel: channel, logger: logger))
-                    var response: Response
-                    do {
-                        response = try await responder.respond(to: request, context: context)
-                    } catch let error as HTTPParserError {
-                        throw error
-                    } catch {
-                        logger.debug("unrecognised error", metadata: ["error.type": "\(error)"])
-                        response = Response(status: .internalServerError, body: .init())
-                    }
-                    response.headers[.date] = dates.current
-                    if let serverName { response.headers[.server] = serverName }
-                    return response
+                let context = AppRequestContext(source: .init(channel: channel, logger: logger))
+                var response: Response
+                do {
+                    response = try await responder.respond(to: request, context: context)
+                } catch let error as HTTPParserError {
+                    throw error
+                } catch {
+                    logger.debug("unrecognised error", metadata: ["error.type": "\(error)"])
+                    response = Response(status: .internalServerError, body: .init())
                 }
+                response.headers[.date] = dates.current
+                if let serverName { response.headers[.server] = serverName }
                 do {
                     try await writer.write(response: response.head, body: response.body)
                 } catch is HTTPParserError {
