@@ -66,7 +66,7 @@ sleep 1
 PROFILE=$(ls "$WORK"/callgrind.out.*.1)
 total=$(callgrind_annotate "$PROFILE" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
 follower=$(callgrind_annotate --inclusive=yes --threshold=100 --auto=no "$PROFILE" 2>/dev/null |
-    awk '/13SQLiteStorageC9changeLog5after/ { gsub(",", "", $1); if ($1 > max) max = $1 } END { print max + 0 }')
+    awk '/SQLite[A-Za-z0-9]*C9changeLog5after/ { gsub(",", "", $1); if ($1 > max) max = $1 } END { print max + 0 }')
 echo "requests: $REQUESTS, flags: ${*:-(none)}"
 echo "instructions per request: $((total / REQUESTS)) (all of the process)"
 echo "less the change-log follower's polls: $(((total - follower) / REQUESTS))"
