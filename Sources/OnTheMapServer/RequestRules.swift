@@ -21,28 +21,36 @@ struct RequestRulesMiddleware: RouterMiddleware {
     let proxyHeaders: ProxyHeaderWarning?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let inFlight = metrics?.begin(request.method)
+        guard let metrics else { return try await answer(request, context: context, next: next) }
+        let inFlight = metrics.begin(request.method)
+        do {
+            let response = try await answer(request, context: context, next: next)
+            metrics.record(inFlight, route: context.endpointPath, status: response.status)
+            return response
+        } catch {
+            // Only what `HTTPResponseError.response(from:context:)` itself throws (nothing today):
+            // counted, and left to Hummingbird's own last answer.
+            metrics.record(inFlight, route: context.endpointPath, status: .internalServerError)
+            throw error
+        }
+    }
+
+    /// The route's answer under the trust rules, every error made an answer (the shield's or the
+    /// error's own), marked private.
+    private func answer(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         var response: Response
         do {
             proxyHeaders?.notice(request, context: context)
             try TrustRules.checkXSRF(request)
-            do {
-                response = try await next(request, context)
-            } catch let error as any HTTPResponseError {
-                throw error
-            } catch {
-                response = try ErrorShield.answer(error, to: request, context: context)
-            }
+            response = try await next(request, context)
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         } catch {
-            // Only what `HTTPResponseError.response(from:context:)` itself throws (nothing today):
-            // counted, and left to Hummingbird's own last answer.
-            if let inFlight { metrics?.record(inFlight, route: context.endpointPath, status: .internalServerError) }
-            throw error
+            response = try ErrorShield.answer(error, to: request, context: context)
         }
         TrustRules.markPersonal(&response.headers)
-        if let inFlight { metrics?.record(inFlight, route: context.endpointPath, status: response.status) }
         return response
     }
 }
@@ -64,12 +72,12 @@ enum ErrorShield {
         return String(describing: type(of: error))
     }
 
-    /// The answer to a route's error that is not an HTTP answer already; a `QueryFailure` is
-    /// thrown again as its `APIFailure`.
+    /// The answer to a route's error that is not an HTTP answer already; a `QueryFailure` answers
+    /// as its `APIFailure`.
     static func answer(_ error: any Error, to request: Request, context: AppRequestContext) throws -> Response {
         switch error {
         case let failure as QueryFailure:
-            throw APIFailure(failure)
+            return try APIFailure(failure).response(from: request, context: context)
         case let error as StorageUnavailable:
             context.logger.warning("database unavailable", metadata: ["path": "\(request.uri.path)", "error": "\(error.detail)"])
             var response = JSONResponse.make(

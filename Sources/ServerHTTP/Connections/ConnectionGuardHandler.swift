@@ -41,7 +41,9 @@ package final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChann
         self.requestTimeout = requestTimeout
     }
 
-    private var isBusy: Bool { readEnds < heads || writeEnds < heads || answerQueued }
+    /// A request started and not yet read to its end or not yet answered.
+    private var hasRequestInFlight: Bool { readEnds < heads || writeEnds < heads }
+    private var isBusy: Bool { hasRequestInFlight || answerQueued }
 
     package func handlerAdded(context: ChannelHandlerContext) {
         registration = limiter.open(context.channel)
@@ -82,7 +84,7 @@ package final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChann
         context.write(data, promise: promise)
         writeEnds += 1
         // The next pipelined request gets its own time; a queued answer keeps its request's.
-        if readEnds < heads || writeEnds < heads { arm(context) }
+        if hasRequestInFlight { arm(context) }
         if !context.channel.isWritable { answerQueued = true }
         settle(context)
     }

@@ -25,7 +25,7 @@ import ServiceLifecycle
 /// they stop after it (graceful shutdown stops services in reverse order). Hummingbird's
 /// `processesRunBeforeServerStart` has no counterpart: the server registers none. Nor does
 /// binding the request's logger as the task's (`withLogger`): nothing this server links reads
-/// `Logger.current`, and the binding cost about 3,000 instructions a request (callgrind,
+/// `Logger.current`, and the binding cost about 3,500 instructions a request (callgrind,
 /// Docs/Benchmarks.md "Server load").
 public struct HTTPServerService: Service, CustomStringConvertible {
     let responder: RouterResponder<AppRequestContext>
